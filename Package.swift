@@ -1,0 +1,135 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "Sesame",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "sesame", targets: ["sesame"]),
+        .executable(name: "sesame-bench", targets: ["sesame-bench"]),
+        .library(name: "SesameCore", targets: ["SesameCore"]),
+        .library(name: "SesameAPI", targets: ["SesameAPI"]),
+        .library(name: "SesameWebAuthn", targets: ["SesameWebAuthn"]),
+        .library(name: "SesameStorageSQL", targets: ["SesameStorageSQL"]),
+        .library(name: "SesameStorageConformance", targets: ["SesameStorageConformance"]),
+        .library(name: "SesameServer", targets: ["SesameServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(
+            name: "SesameWebAuthn",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SesameCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SesameStorageSQL",
+            dependencies: [
+                "SesameCore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SesameStorageConformance",
+            dependencies: ["SesameCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SesameDelivery",
+            dependencies: [
+                "SesameCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "SesameAPI", swiftSettings: swiftSettings),
+        .target(
+            name: "SesameServer",
+            dependencies: [
+                "SesameCore", "SesameAPI", "SesameStorageSQL", "SesameDelivery",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SesameCLI",
+            dependencies: [
+                "SesameServer", "SesameAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "sesame", dependencies: ["SesameCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "sesame-bench",
+            dependencies: [
+                "SesameServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "SesameWebAuthnTests", dependencies: ["SesameWebAuthn"], swiftSettings: swiftSettings),
+        .testTarget(name: "SesameCoreTests", dependencies: ["SesameCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SesameStorageSQLTests",
+            dependencies: ["SesameStorageSQL", "SesameStorageConformance"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SesameServerTests",
+            dependencies: [
+                "SesameServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "SesameDeliveryTests", dependencies: ["SesameDelivery"], swiftSettings: swiftSettings),
+        .testTarget(name: "SesameCLITests", dependencies: ["SesameCLI"], swiftSettings: swiftSettings),
+    ]
+)

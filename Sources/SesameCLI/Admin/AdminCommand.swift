@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// `sesame admin`: applications, connections and users. Changes reach a running server at
+/// once: it reads them from the database on every request.
+struct AdminCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin", abstract: "Manage applications, connections and users.",
+        subcommands: [AppsCommand.self, ConnectionsCommand.self, UsersCommand.self])
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import SesameCore
+
+/// The list settings `apps create` and `apps update` share. On update, a given list
+/// replaces the stored one; an absent one leaves it alone.
+struct ApplicationSettingsOptions: ParsableArguments {
+    @Option(name: .customLong("callback"), help: "Allowed callback URL (repeatable).") var callbacks: [String] = []
+    @Option(name: .customLong("allowed-origin"), help: "Allowed web origin (repeatable).") var origins: [String] = []
+    @Option(name: .customLong("grant"), help: "Enabled grant type (repeatable; default: all).") var grants: [String] = []
+    @Option(name: .customLong("ios-bundle-id"), help: "iOS bundle id for link_ios (repeatable).") var iosBundleIDs: [String] = []
+    @Option(name: .customLong("android-package"), help: "Android package for link_android (repeatable).")
+    var androidPackages: [String] = []
+
+    func validate() throws {
+        try Self.validateURLs(callbacks + origins)
+        let unknown = grants.filter { !GrantType.defaults.contains($0) }
+        guard unknown.isEmpty else {
+            throw ValidationError("unknown grant \(unknown.joined(separator: ", ")); known: \(GrantType.defaults.joined(separator: ", "))")
+        }
+    }
+
+    static func validateURLs(_ urls: [String]) throws {
+        for url in urls {
+            guard let components = URLComponents(string: url), let scheme = components.scheme, !scheme.isEmpty,
+                  components.host != nil || !["http", "https"].contains(scheme)
+            else { throw ValidationError("'\(url)' is not an absolute URL") }
+        }
+    }
+
+    func apply(to app: inout Application, replace: Bool) throws {
+        if replace || !callbacks.isEmpty { app.callbacks = callbacks }
+        if replace || !origins.isEmpty { app.allowedOrigins = origins }
+        if !grants.isEmpty { app.grantTypes = grants }
+        if replace || !iosBundleIDs.isEmpty { app.iosBundleIDs = iosBundleIDs }
+        if replace || !androidPackages.isEmpty { app.androidPackages = androidPackages }
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import SesameAPI
+import SesameCore
+
+struct AppsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apps", abstract: "Applications (OAuth clients).",
+        subcommands: [List.self, Create.self, Show.self, Update.self, Delete.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List applications.")
+        @OptionGroup var storage: StorageOptions
+        @Flag(help: "Print a JSON array.") var json = false
+
+        func run() async throws {
+            let apps = try await withStorage(storage) { try await $0.listApplications() }
+            if json { return try printJSON(apps.map(ApplicationBody.init)) }
+            for app in apps {
+                print("\(app.clientID)  \(app.type.rawValue)  \(app.name)\(app.isDefault ? "  (default)" : "")")
+            }
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an application.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "Display name.") var name: String
+        @Option(help: "native, spa or regular (regular apps get a client secret).") var type: ApplicationType = .native
+        @OptionGroup var settings: ApplicationSettingsOptions
+        @Flag(help: "Print the application as JSON.") var json = false
+
+        func run() async throws {
+            let random = SystemRandomSource()
+            var app = Application(
+                clientID: random.alphanumeric(32), clientSecret: type == .regular ? random.token(48) : nil, name: name,
+                type: type, callbacks: [], createdAt: Date())
+            try settings.apply(to: &app, replace: true)
+            try await withStorage(storage) { [app] in try await $0.createApplication(app) }
+            try printApplication(app, json: json)
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one application.")
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "The client_id.") var clientID: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            guard let app = try await withStorage(storage, { try await $0.application(clientID: clientID) }) else {
+                throw CommandFailure("no application with client_id \(clientID)")
+            }
+            try printApplication(app, json: json)
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an application. List options replace the list; --add-* options append to it.")
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "The client_id.") var clientID: String
+        @Option(help: "New display name.") var name: String?
+        @OptionGroup var settings: ApplicationSettingsOptions
+        @Option(name: .customLong("add-callback"), help: "Append an allowed callback URL.") var addCallbacks: [String] = []
+        @Option(name: .customLong("add-allowed-origin"), help: "Append an allowed web origin.") var addOrigins: [String] = []
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            try ApplicationSettingsOptions.validateURLs(addCallbacks + addOrigins)
+            let (settings, name, addCallbacks, addOrigins) = (settings, name, addCallbacks, addOrigins)
+            let app = try await withStorage(storage) { store in
+                try await store.updateApplication(clientID: clientID) { app in
+                    try settings.apply(to: &app, replace: false)
+                    app.name = name ?? app.name
+                    app.callbacks += addCallbacks.filter { !app.callbacks.contains($0) }
+                    app.allowedOrigins += addOrigins.filter { !app.allowedOrigins.contains($0) }
+                }
+            }
+            try printApplication(app, json: json)
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an application.")
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "The client_id.") var clientID: String
+
+        func run() async throws {
+            try await withStorage(storage) { try await $0.deleteApplication(clientID: clientID) }
+            print("deleted \(clientID)")
+        }
+    }
+}
+
+extension ApplicationType: ExpressibleByArgument {}
+
+func printApplication(_ app: Application, json: Bool) throws {
+    if json { return try printJSON(ApplicationBody(app)) }
+    print("client_id:        \(app.clientID)")
+    if let secret = app.clientSecret { print("client_secret:    \(secret)") }
+    print("name:             \(app.name)\ntype:             \(app.type.rawValue)")
+    print("callbacks:        \(app.callbacks.joined(separator: " "))")
+    print("allowed origins:  \(app.allowedOrigins.joined(separator: " "))")
+    print("grant types:      \(app.grantTypes.joined(separator: " "))")
+}
+
+extension ApplicationBody {
+    init(_ app: Application) {
+        self.init(
+            clientID: app.clientID, clientSecret: app.clientSecret, name: app.name, type: app.type.rawValue,
+            callbacks: app.callbacks, allowedOrigins: app.allowedOrigins, grantTypes: app.grantTypes,
+            iosBundleIDs: app.iosBundleIDs, androidPackages: app.androidPackages, isDefault: app.isDefault,
+            createdAt: ISO8601.string(app.createdAt))
+    }
+}

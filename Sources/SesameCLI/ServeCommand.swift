@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import SesameCore
+import SesameServer
+
+/// `sesame serve`: runs the server. Zero configuration: SQLite and keys in ./sesame-data.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the identity server.")
+
+    @OptionGroup var storage: StorageOptions
+
+    @Option(help: "Port to listen on (SESAME_PORT; default 3000).")
+    var port: Int?
+
+    @Option(help: "Address to bind (SESAME_HOST; default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Public base URL, the token issuer (SESAME_ISSUER; default http://localhost:<port>/).")
+    var issuer: String?
+
+    func run() async throws {
+        let started = ContinuousClock.now
+        var flags = storage.flags
+        flags["port"] = port.map(String.init)
+        flags["host"] = host
+        flags["issuer"] = issuer
+        let configuration = try await CLIConfiguration.load(flags: flags)
+        var logger = Logger(label: "sesame")
+        logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
+        let runtime = try await SesameRuntime.start(configuration, logger: logger)
+        let banner = try await Banner.text(runtime)
+        let app = buildApplication(runtime) { boundPort in
+            let elapsed = ContinuousClock.now - started
+            let text = banner.replacingOccurrences(of: "{port}", with: String(boundPort)) + "\nready in \(elapsed.milliseconds) ms\n"
+            // Written unbuffered: scripts wait for this line to know the server is up.
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+        try await app.runService()
+        try await runtime.shutdown()
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
+
+/// What `serve` prints on start: enough to make the first login with curl.
+enum Banner {
+    static func text(_ runtime: SesameRuntime) async throws -> String {
+        let configuration = runtime.configuration
+        let app = try await runtime.storage.listApplications().first(where: \.isDefault)
+        let email = configuration.email.provider == "console" ? "console outbox (this log; `sesame outbox`)" : configuration.email.provider
+        let sms = configuration.sms.provider == "console" ? "console outbox" : configuration.sms.provider
+        return """
+            Sesame is listening on \(configuration.host):{port}
+              issuer:          \(configuration.settings.issuer)
+              database:        \(configuration.sqlitePath) (SQLite)
+              default app:     client_id \(app?.clientID ?? "-") (native, public: no secret needed)
+              email codes:     \(email)
+              sms codes:       \(sms)
+            """
+    }
+}
+
+/// Loads configuration for a command, printing every problem and exiting 78 (EX_CONFIG).
+enum CLIConfiguration {
+    static func load(flags: [String: String]) async throws -> ServerConfiguration {
+        do {
+            return try await ServerConfiguration.load(flags: flags, environment: ProcessInfo.processInfo.environment)
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode(78)
+        }
+    }
+}

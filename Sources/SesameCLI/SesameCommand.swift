@@ -1,0 +1,28 @@
+import ArgumentParser
+
+/// `sesame`: the server and its operator tools.
+public struct SesameCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "sesame",
+        abstract: "A self-hosted passwordless identity server that speaks Auth0's API and OpenID Connect.",
+        subcommands: [ServeCommand.self, OutboxCommand.self, AdminCommand.self])
+
+    public init() {}
+}
+
+/// Options every command takes: where the deployment lives.
+struct StorageOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Data directory (SESAME_DATA_DIR; default ./sesame-data).")
+    var dataDirectory: String?
+
+    @Option(help: "JSON configuration file (SESAME_CONFIG; default <data-dir>/sesame.json when present).")
+    var config: String?
+
+    /// Flags by configuration key, for ``ServerConfiguration/load(flags:environment:)``.
+    var flags: [String: String] {
+        var flags: [String: String] = [:]
+        flags["data_dir"] = dataDirectory
+        flags["config"] = config
+        return flags
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// First-start setup, idempotent so it can run on every start and on many instances at once.
+public struct Bootstrap: Sendable {
+    let storage: any SesameStorage
+    let clock: any SesameClock
+    let random: any RandomSource
+
+    /// Creates the setup helper.
+    public init(storage: any SesameStorage, clock: any SesameClock, random: any RandomSource) {
+        self.storage = storage
+        self.clock = clock
+        self.random = random
+    }
+
+    /// The HMAC keys, creating the first one if there is none.
+    public func hmacKeys() async throws -> [[UInt8]] {
+        let existing = try await storage.hmacSecrets()
+        if !existing.isEmpty { return existing }
+        try await storage.addHMACSecret(random.bytes(32), at: clock.now())
+        return try await storage.hmacSecrets()
+    }
+
+    /// The signing keys, creating the first one if there is none.
+    public func signingKeys() async throws -> [SigningKeyRecord] {
+        let existing = try await storage.signingKeys()
+        if !existing.isEmpty { return existing }
+        try await storage.addSigningKey(TokenSigner.generateKey(at: clock.now()))
+        return try await storage.signingKeys()
+    }
+
+    /// Ensures the `email` and `sms` connections exist, then applies `overrides`.
+    public func connections(overrides: [ConnectionOverride]) async throws {
+        for strategy in [ConnectionStrategy.email, .sms] {
+            let name = strategy.rawValue
+            let stored = try await storage.connection(name: name)
+            let override = overrides.first { $0.name == name } ?? ConnectionOverride(name: name)
+            guard stored == nil || !override.isEmpty else { continue }
+            try await storage.saveConnection(override.apply(to: stored ?? Connection(name: name, strategy: strategy)))
+        }
+    }
+
+    /// The default application, created on first start: a public native app whose grants
+    /// all work with `client_id` alone.
+    public func defaultApplication() async throws -> Application {
+        if let existing = try await storage.listApplications().first(where: \.isDefault) { return existing }
+        let application = Application(
+            clientID: random.alphanumeric(32), clientSecret: nil, name: "Default App", type: .native,
+            callbacks: ["http://localhost:3000/callback"], isDefault: true, createdAt: clock.now())
+        try await storage.createApplication(application)
+        return application
+    }
+}

@@ -1,0 +1,55 @@
+/// A message ready to send: an email or a text.
+public struct OutgoingMessage: Sendable, Equatable {
+    /// Which channel carries it.
+    public enum Channel: String, Sendable { case email, sms }
+
+    public var channel: Channel
+    /// An email address or an E.164 phone number.
+    public var recipient: String
+    /// Email only.
+    public var subject: String?
+    /// Plain text body.
+    public var body: String
+    /// The one-time code, when the message carries one (for the console outbox).
+    public var code: String?
+    /// The sign-in link, when the message carries one (for the console outbox).
+    public var link: String?
+
+    /// Creates a message.
+    public init(channel: Channel, recipient: String, subject: String?, body: String, code: String?, link: String?) {
+        self.channel = channel
+        self.recipient = recipient
+        self.subject = subject
+        self.body = body
+        self.code = code
+        self.link = link
+    }
+}
+
+/// Delivers messages: the console outbox, SMTP, Twilio or an HTTP gateway.
+///
+/// ```swift
+/// struct Printer: MessageSender {
+///     func send(_ message: OutgoingMessage) async throws { print(message.body) }
+/// }
+/// ```
+public protocol MessageSender: Sendable {
+    /// Sends one message. Throws ``DeliveryError`` when the provider refuses it.
+    func send(_ message: OutgoingMessage) async throws
+}
+
+/// A provider refused or could not take a message.
+public struct DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The provider's message, safe to show (Auth0 forwards it as `sms_provider_error`).
+    public var message: String
+    /// The provider's error code, if it gave one.
+    public var providerCode: String?
+
+    /// Creates a delivery error.
+    public init(message: String, providerCode: String? = nil) {
+        self.message = message
+        self.providerCode = providerCode
+    }
+
+    public var description: String { providerCode.map { "\(message) (Code: \($0))" } ?? message }
+}

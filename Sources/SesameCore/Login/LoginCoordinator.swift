@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+
+/// The one shared last step of every login method: record the login (creating the user on
+/// first login), refuse blocked users, audit, and issue tokens. No method may skip it.
+public struct LoginCoordinator: Sendable {
+    let storage: any SesameStorage
+    let issuer: TokenIssuer
+    let clock: any SesameClock
+    let logger: Logger
+
+    /// Creates a coordinator.
+    public init(storage: any SesameStorage, issuer: TokenIssuer, clock: any SesameClock, logger: Logger) {
+        self.storage = storage
+        self.issuer = issuer
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Records a login for `candidate` (used as the new user when none exists) and returns it.
+    /// - Throws: `user is blocked` for a blocked user.
+    public func recordLogin(_ candidate: User, method: String, clientID: String, ip: String?) async throws -> User {
+        let now = clock.now()
+        let user = try await storage.recordLogin(candidate, at: now)
+        guard !user.blocked else {
+            await audit("login_refused", user: user.userID, client: clientID, ip: ip, detail: "\(method): user is blocked")
+            throw SesameError.userBlocked
+        }
+        await audit("login", user: user.userID, client: clientID, ip: ip, detail: method)
+        return user
+    }
+
+    /// Records the login and issues tokens for it.
+    public func completeLogin(
+        _ candidate: User, method: String, request: TokenGrantRequest, ip: String?
+    ) async throws -> TokenResponse {
+        let user = try await recordLogin(candidate, method: method, clientID: request.application.clientID, ip: ip)
+        let now = clock.now()
+        return try await issuer.issue(for: user, request, authTime: now, now: now)
+    }
+
+    /// Appends an audit event; a failure to audit is logged, never fatal to the request.
+    public func audit(_ type: String, user: String? = nil, client: String? = nil, ip: String? = nil, detail: String) async {
+        do {
+            try await storage.recordAudit(
+                AuditEvent(type: type, userID: user, clientID: client, ip: ip, detail: detail, at: clock.now()))
+        } catch {
+            logger.error("audit write failed", metadata: ["type": "\(type)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Domain settings that do not belong to one connection: the issuer, token lifetimes and the
+/// `/passwordless/start` limits. Built once at start from configuration.
+public struct LoginSettings: Sendable, Equatable {
+    /// The public base URL, always with a trailing slash (`iss` of every token).
+    public var issuer: String
+    /// id_token lifetime in seconds (Auth0: 36000).
+    public var idTokenLifetime: Int = 36000
+    /// Access token lifetime in seconds (Auth0: 86400).
+    public var accessTokenLifetime: Int = 86400
+    /// Refresh token lifetime in seconds; each rotation starts a new period.
+    public var refreshTokenLifetime: Int = 30 * 86400
+    /// Authorization code lifetime in seconds.
+    public var authorizationCodeLifetime: Int = 300
+    /// API identifiers for which an `audience` gets a JWT access token.
+    public var audiences: [String] = []
+    /// `/passwordless/start` calls per IP per window (Auth0: 50 per hour).
+    public var startLimitPerIP = RateLimitRule(limit: 50, windowSeconds: 3600)
+    /// `/passwordless/start` calls per recipient per window (5 per 15 minutes).
+    public var startLimitPerRecipient = RateLimitRule(limit: 5, windowSeconds: 900)
+    /// Messages the console outbox keeps.
+    public var outboxKeep: Int = 200
+
+    /// Creates settings with the defaults of DESIGN.md.
+    public init(issuer: String) {
+        self.issuer = issuer.hasSuffix("/") ? issuer : issuer + "/"
+    }
+
+    /// The issuer without its trailing slash, for building URLs.
+    public var baseURL: String { String(issuer.dropLast()) }
+}
+
+/// A fixed-window limit.
+public struct RateLimitRule: Sendable, Equatable {
+    public var limit: Int
+    public var windowSeconds: Int
+
+    /// Creates a rule.
+    public init(limit: Int, windowSeconds: Int) {
+        self.limit = limit
+        self.windowSeconds = windowSeconds
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A magic-link confirmation (`POST /passwordless/verify_redirect`), already decoded.
+public struct MagicLinkConfirmation: Sendable {
+    public var clientID: String?
+    public var credentials: PasswordlessCredentials
+    public var redirectURI: String?
+    public var parameters: AuthorizeParameters
+    public var ip: String?
+
+    /// Creates a confirmation.
+    public init(
+        clientID: String?, credentials: PasswordlessCredentials, redirectURI: String?, parameters: AuthorizeParameters,
+        ip: String?
+    ) {
+        self.clientID = clientID
+        self.credentials = credentials
+        self.redirectURI = redirectURI
+        self.parameters = parameters
+        self.ip = ip
+    }
+}
+
+/// Completes a magic link: consumes it and redirects to the application's callback with an
+/// authorization code, or with an OAuth error. Only an unknown client or a callback URL the
+/// application does not allow stops the redirect (RFC 6749 §4.1.2.1: never redirect to an
+/// unverified URI).
+public struct MagicLinkRedirect: Sendable {
+    let passwordless: PasswordlessLogin
+    let tokens: TokenService
+
+    /// Creates the service.
+    public init(passwordless: PasswordlessLogin, tokens: TokenService) {
+        self.passwordless = passwordless
+        self.tokens = tokens
+    }
+
+    /// The application and callback the link names, checked; throws a 400 when either is bad.
+    public func target(clientID: String?, redirectURI: String?) async throws -> (Application, String) {
+        guard let clientID, let application = try await passwordless.storage.application(clientID: clientID) else {
+            throw SesameError.invalidRequest("The link names an unknown application.")
+        }
+        guard let redirectURI, application.callbacks.contains(redirectURI) else {
+            throw SesameError.invalidRequest("redirect_uri is not an allowed callback URL of the application.")
+        }
+        return (application, redirectURI)
+    }
+
+    /// Consumes the link and returns the URL to redirect to.
+    public func confirm(_ confirmation: MagicLinkConfirmation) async throws -> String {
+        let (application, redirectURI) = try await target(clientID: confirmation.clientID, redirectURI: confirmation.redirectURI)
+        let state = confirmation.parameters.state
+        do {
+            try checkParameters(confirmation.parameters)
+            let candidate = try await passwordless.consume(confirmation.credentials, clientID: application.clientID)
+            let user = try await passwordless.coordinator.recordLogin(
+                candidate, method: "magic_link", clientID: application.clientID, ip: confirmation.ip)
+            let code = try await tokens.issueAuthorizationCode(
+                user: user, application: application, redirectURI: redirectURI, parameters: confirmation.parameters)
+            return Self.append(to: redirectURI, [("code", code), ("state", state)])
+        } catch let error as SesameError {
+            let code = error.code == "invalid_grant" || error.code == "unauthorized" ? "access_denied" : error.code
+            return Self.append(to: redirectURI, [("error", code), ("error_description", error.message), ("state", state)])
+        }
+    }
+
+    private func checkParameters(_ parameters: AuthorizeParameters) throws {
+        if let type = parameters.responseType, type != "code" {
+            throw SesameError(.badRequest, "unsupported_response_type", "Only response_type=code is supported.")
+        }
+        if parameters.codeChallenge != nil, parameters.codeChallengeMethod != "S256" {
+            throw SesameError.invalidRequest("code_challenge_method must be S256.")
+        }
+    }
+
+    /// `uri` with query parameters appended (nil values skipped).
+    static func append(to uri: String, _ items: [(String, String?)]) -> String {
+        var components = URLComponents(string: uri)!
+        var query = components.queryItems ?? []
+        query += items.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
+        components.queryItems = query
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string!
+    }
+}

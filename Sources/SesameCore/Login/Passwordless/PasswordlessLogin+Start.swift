@@ -1,0 +1,97 @@
+import Foundation
+
+extension PasswordlessLogin {
+    /// `/passwordless/start`: rate-limit, issue a code or link, and deliver it.
+    ///
+    /// The answer does not depend on whether the recipient has an account: a challenge is
+    /// stored either way, and only delivery is skipped for blocked users or, when signup is
+    /// disabled, for unknown ones.
+    public func start(_ request: PasswordlessStartRequest) async throws -> PasswordlessStartResult {
+        guard request.clientID != nil else { throw startError("bad.client_id", "Missing required property: client_id") }
+        let application = try await ClientAuthenticator(storage: storage)
+            .authenticate(clientID: request.clientID, clientSecret: request.clientSecret)
+        guard application.allows(GrantType.passwordlessOTP) || application.allows(GrantType.legacyPassword) else {
+            throw SesameError.grantNotAllowed(GrantType.passwordlessOTP)
+        }
+        let connection = try await startConnection(request.connection)
+        let recipient = try startRecipient(request, connection)
+        let mode = try sendMode(request.send, connection)
+        let now = clock.now()
+        let limiter = RateLimiter(storage: storage)
+        let status = try await limiter.hit("start:ip:\(request.ip)", rule: settings.startLimitPerIP, at: now)
+        try await limiter.hit("start:to:\(connection.name):\(recipient)", rule: settings.startLimitPerRecipient, at: now)
+        let secret = mode == .code ? random.digits(connection.codeLength) : random.token(32)
+        let lifetime = mode == .code ? connection.codeLifetime : connection.linkLifetime
+        let challenge = Challenge(
+            id: random.hex(12), connection: connection.name, recipient: recipient, clientID: application.clientID,
+            kind: mode == .code ? .code : .link, secretHash: hasher.hash(secret, purpose: .challenge),
+            maxAttempts: connection.maxAttempts, createdAt: now, expiresAt: now.addingTimeInterval(Double(lifetime)))
+        try await storage.createChallenge(challenge)
+        if try await shouldDeliver(to: recipient, connection) {
+            let message = try compose(
+                secret: secret, mode: mode, recipient: recipient, connection: connection, application: application,
+                authParams: request.authParams, lifetime: lifetime)
+            try await deliver(message)
+        }
+        return PasswordlessStartResult(id: challenge.id, connection: connection.strategy, recipient: recipient, rateLimit: status)
+    }
+
+    private func startConnection(_ name: String?) async throws -> Connection {
+        guard let name else { throw startError("bad.connection", "Missing required property: connection") }
+        guard let connection = try await storage.connection(name: name) else {
+            throw startError("bad.connection", "Connection does not exist")
+        }
+        guard connection.enabled else { throw startError("bad.connection", "Connection is disabled") }
+        return connection
+    }
+
+    private func startRecipient(_ request: PasswordlessStartRequest, _ connection: Connection) throws -> String {
+        switch connection.strategy {
+        case .email:
+            guard let raw = request.email else { throw startError("bad.email", "Missing required property: email") }
+            guard let email = Identifier.normalizedEmail(raw) else {
+                throw startError("bad.email", "Invalid email address: must look like name@example.com")
+            }
+            return email
+        case .sms:
+            guard let raw = request.phoneNumber else {
+                throw startError("bad.phone_number", "Missing required property: phone_number")
+            }
+            guard let phone = Identifier.normalizedPhone(raw) else {
+                throw startError("bad.phone_number", "String does not match pattern: ^\\+[0-9]{1,15}$")
+            }
+            return phone
+        }
+    }
+
+    private func sendMode(_ raw: String?, _ connection: Connection) throws -> SendMode {
+        guard let raw else { return connection.strategy == .email ? .link : .code }
+        guard let mode = SendMode(rawValue: raw) else {
+            throw startError("bad.request", "send must be one of: code, link, link_ios, link_android")
+        }
+        if connection.strategy == .sms && mode == .link {
+            throw startError("bad.request", "send=link is not supported for sms: use code, link_ios or link_android")
+        }
+        return mode
+    }
+
+    private func shouldDeliver(to recipient: String, _ connection: Connection) async throws -> Bool {
+        guard let user = try await storage.user(connection: connection.name, identifier: recipient) else {
+            return !connection.disableSignup
+        }
+        return !user.blocked
+    }
+
+    private func deliver(_ message: OutgoingMessage) async throws {
+        do {
+            try await delivery.send(message)
+        } catch let error as DeliveryError {
+            let code = message.channel == .sms ? "sms_provider_error" : "email_provider_error"
+            throw SesameError(.badRequest, code, error.description, logDetail: "delivery to \(message.recipient) failed")
+        }
+    }
+
+    func startError(_ code: String, _ message: String) -> SesameError {
+        SesameError(.badRequest, code, message)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+
+/// Email and SMS one-time codes and magic links: issue a secret, check it, consume it.
+///
+/// Security invariants (DESIGN.md): secrets come from the CSPRNG and are stored only as
+/// HMACs; only a recipient's newest challenge is live; an attempt is counted before the
+/// comparison; consumption is atomic; answers are identical for known and unknown users.
+public struct PasswordlessLogin: Sendable {
+    let storage: any SesameStorage
+    let hasher: SecretHasher
+    let clock: any SesameClock
+    let random: any RandomSource
+    let settings: LoginSettings
+    let delivery: MessageDelivery
+    let coordinator: LoginCoordinator
+
+    /// Creates the service.
+    public init(
+        storage: any SesameStorage, hasher: SecretHasher, clock: any SesameClock, random: any RandomSource,
+        settings: LoginSettings, delivery: MessageDelivery, coordinator: LoginCoordinator
+    ) {
+        self.storage = storage
+        self.hasher = hasher
+        self.clock = clock
+        self.random = random
+        self.settings = settings
+        self.delivery = delivery
+        self.coordinator = coordinator
+    }
+
+    /// Checks a presented secret and consumes it: the single-use gate of every passwordless
+    /// login. Returns the user to record (the existing one, or a new one on first login).
+    /// - Throws: 403 `invalid_grant` with Auth0's exact text for a wrong, expired, used,
+    ///   superseded or exhausted secret: the client cannot tell which, by design.
+    public func consume(_ credentials: PasswordlessCredentials, clientID: String) async throws -> User {
+        let (connection, recipient, challenge) = try await check(credentials)
+        guard try await storage.consumeChallenge(id: challenge.id, at: clock.now()) else {
+            throw wrongCode(connection, detail: "challenge already consumed")
+        }
+        return try await candidateUser(connection: connection, recipient: recipient)
+    }
+
+    /// Checks a secret without consuming it (`/passwordless/verify`): a wrong one counts as
+    /// a failed attempt, a right one gives its attempt back.
+    public func verify(_ credentials: PasswordlessCredentials) async throws {
+        let (_, _, challenge) = try await check(credentials)
+        try await storage.refundAttempt(challengeID: challenge.id)
+    }
+
+    private func check(_ credentials: PasswordlessCredentials) async throws -> (Connection, String, Challenge) {
+        let connection = try await requireConnection(credentials.connection, parameter: "realm")
+        guard let username = credentials.username else { throw SesameError.invalidRequest("Missing required parameter: username") }
+        guard let code = credentials.code else { throw SesameError.invalidRequest("Missing required parameter: otp") }
+        guard let recipient = normalize(username, for: connection) else { throw wrongCode(connection, detail: "bad username") }
+        // Counted first, in its own statement: a guess that loses a race still costs an attempt.
+        guard let challenge = try await storage.registerAttempt(connection: connection.name, recipient: recipient, at: clock.now())
+        else { throw wrongCode(connection, detail: "no live challenge") }
+        guard hasher.matches(code, stored: challenge.secretHash, purpose: .challenge) else {
+            await coordinator.audit("otp_failed", detail: "\(connection.name) attempt \(challenge.attempts)")
+            throw wrongCode(connection, detail: "code mismatch")
+        }
+        return (connection, recipient, challenge)
+    }
+
+    private func candidateUser(connection: Connection, recipient: String) async throws -> User {
+        if let existing = try await storage.user(connection: connection.name, identifier: recipient) { return existing }
+        return User.newPasswordless(id: random.hex(12), connection: connection, identifier: recipient, at: clock.now())
+    }
+
+    func wrongCode(_ connection: Connection, detail: String) -> SesameError {
+        let noun = connection.strategy == .email ? "email" : "phone number"
+        return .invalidGrant("Wrong \(noun) or verification code.", logDetail: detail)
+    }
+
+    func normalize(_ identifier: String, for connection: Connection) -> String? {
+        connection.strategy == .email ? Identifier.normalizedEmail(identifier) : Identifier.normalizedPhone(identifier)
+    }
+
+    func requireConnection(_ name: String?, parameter: String) async throws -> Connection {
+        guard let name else { throw SesameError.invalidRequest("Missing required parameter: \(parameter)") }
+        guard let connection = try await storage.connection(name: name), connection.enabled else {
+            throw SesameError.invalidRequest("The connection '\(name)' does not exist or is disabled.")
+        }
+        return connection
+    }
+}

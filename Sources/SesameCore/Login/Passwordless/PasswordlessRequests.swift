@@ -1,0 +1,58 @@
+/// How `/passwordless/start` should deliver the secret.
+public enum SendMode: String, Sendable, CaseIterable {
+    case code, link
+    case linkIOS = "link_ios"
+    case linkAndroid = "link_android"
+}
+
+/// A `/passwordless/start` request, already decoded (absent, `null` and `""` are all nil).
+public struct PasswordlessStartRequest: Sendable {
+    public var clientID: String?
+    public var clientSecret: String?
+    public var connection: String?
+    public var email: String?
+    public var phoneNumber: String?
+    public var send: String?
+    /// Authorize parameters a web magic link carries to `/passwordless/verify_redirect`.
+    public var authParams: [String: String]
+    public var ip: String
+
+    /// Creates a start request.
+    public init(
+        clientID: String?, clientSecret: String?, connection: String?, email: String?, phoneNumber: String?,
+        send: String?, authParams: [String: String] = [:], ip: String
+    ) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.connection = connection
+        self.email = email
+        self.phoneNumber = phoneNumber
+        self.send = send
+        self.authParams = authParams
+        self.ip = ip
+    }
+}
+
+/// The identical answer `/passwordless/start` gives for known and unknown users.
+public struct PasswordlessStartResult: Sendable, Equatable {
+    /// A random id for this request (Auth0's `_id`).
+    public var id: String
+    public var connection: ConnectionStrategy
+    public var recipient: String
+    /// The per-IP counter after this request, for `X-RateLimit-*` headers.
+    public var rateLimit: RateLimitStatus
+}
+
+/// The secret a person presents: connection (`realm`), address, and the code or link token.
+public struct PasswordlessCredentials: Sendable {
+    public var connection: String?
+    public var username: String?
+    public var code: String?
+
+    /// Creates credentials.
+    public init(connection: String?, username: String?, code: String?) {
+        self.connection = connection
+        self.username = username
+        self.code = code
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The kind of an application, which decides whether it can keep a secret.
+public enum ApplicationType: String, Sendable, Codable, CaseIterable {
+    /// A mobile or desktop app: public, authenticates with `client_id` alone.
+    case native
+    /// A single-page web app: public.
+    case spa
+    /// A server-side web app: confidential, must send its `client_secret`.
+    case regular
+}
+
+/// An OAuth client ("application" in Auth0's words).
+public struct Application: Sendable, Codable, Equatable {
+    public var clientID: String
+    /// Present only for confidential (`regular`) applications.
+    public var clientSecret: String?
+    public var name: String
+    public var type: ApplicationType
+    /// Allowed redirect targets for magic links and authorization codes, matched exactly.
+    public var callbacks: [String]
+    /// Web origins allowed to call the API from a browser.
+    public var allowedOrigins: [String]
+    /// Grant types this application may use (full grant-type URIs or short names).
+    public var grantTypes: [String]
+    /// True for the application made on first start.
+    public var isDefault: Bool
+    /// iOS bundle identifiers of the application's native apps (for `link_ios` magic links).
+    public var iosBundleIDs: [String]
+    /// Android package names of the application's native apps (for `link_android`).
+    public var androidPackages: [String]
+    public var createdAt: Date
+
+    /// Creates an application record.
+    public init(
+        clientID: String, clientSecret: String?, name: String, type: ApplicationType, callbacks: [String] = [],
+        allowedOrigins: [String] = [], grantTypes: [String] = GrantType.defaults, isDefault: Bool = false,
+        iosBundleIDs: [String] = [], androidPackages: [String] = [], createdAt: Date
+    ) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.name = name
+        self.type = type
+        self.callbacks = callbacks
+        self.allowedOrigins = allowedOrigins
+        self.grantTypes = grantTypes
+        self.isDefault = isDefault
+        self.iosBundleIDs = iosBundleIDs
+        self.androidPackages = androidPackages
+        self.createdAt = createdAt
+    }
+
+    /// Whether the application must authenticate with its secret.
+    public var isConfidential: Bool { type == .regular }
+
+    /// Whether `grant` is enabled for this application.
+    public func allows(_ grant: String) -> Bool { grantTypes.contains(grant) }
+}
+
+/// The grant types Sesame implements, by their wire names.
+public enum GrantType {
+    public static let passwordlessOTP = "http://auth0.com/oauth/grant-type/passwordless/otp"
+    public static let refreshToken = "refresh_token"
+    public static let authorizationCode = "authorization_code"
+    /// Auth0's legacy resource-owner endpoint `/oauth/ro` with `grant_type=password`.
+    public static let legacyPassword = "password"
+    /// Every grant a new application gets.
+    public static let defaults = [passwordlessOTP, refreshToken, authorizationCode, legacyPassword]
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// An issued authorization code (the one a magic-link redirect carries), stored by HMAC.
+public struct AuthorizationCode: Sendable, Codable, Equatable {
+    public var codeHash: [UInt8]
+    public var clientID: String
+    public var userID: String
+    public var redirectURI: String
+    public var scope: String
+    public var nonce: String?
+    public var audience: String?
+    /// PKCE S256 challenge (RFC 7636), when the client sent one.
+    public var codeChallenge: String?
+    public var createdAt: Date
+    public var expiresAt: Date
+
+    /// Creates an authorization code record.
+    public init(
+        codeHash: [UInt8], clientID: String, userID: String, redirectURI: String, scope: String, nonce: String?,
+        audience: String?, codeChallenge: String?, createdAt: Date, expiresAt: Date
+    ) {
+        self.codeHash = codeHash
+        self.clientID = clientID
+        self.userID = userID
+        self.redirectURI = redirectURI
+        self.scope = scope
+        self.nonce = nonce
+        self.audience = audience
+        self.codeChallenge = codeChallenge
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A refresh token, stored by HMAC. Tokens descending from one login share a `familyID`;
+/// presenting a rotated token again revokes the whole family (OAuth 2.1 §4.3.1).
+public struct RefreshToken: Sendable, Codable, Equatable {
+    public var id: String
+    public var familyID: String
+    public var tokenHash: [UInt8]
+    public var clientID: String
+    public var userID: String
+    public var scope: String
+    public var audience: String?
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var rotatedAt: Date?
+    public var revokedAt: Date?
+
+    /// Creates a refresh token record.
+    public init(
+        id: String, familyID: String, tokenHash: [UInt8], clientID: String, userID: String, scope: String,
+        audience: String?, createdAt: Date, expiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil
+    ) {
+        self.id = id
+        self.familyID = familyID
+        self.tokenHash = tokenHash
+        self.clientID = clientID
+        self.userID = userID
+        self.scope = scope
+        self.audience = audience
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.rotatedAt = rotatedAt
+        self.revokedAt = revokedAt
+    }
+}
+
+/// The outcome of presenting a refresh token for rotation.
+public enum RefreshRotation: Sendable, Equatable {
+    /// The token was live; it is now rotated and `replacement` is stored in its family.
+    case rotated(previous: RefreshToken)
+    /// The token had already been rotated or revoked: its family is now revoked.
+    case reused(familyID: String)
+    /// No live token has this hash.
+    case unknown
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A person who has signed in at least once. Created by the first successful login on a
+/// connection; identified on the wire by ``userID`` (`email|<id>` / `sms|<id>`, as Auth0).
+public struct User: Sendable, Codable, Equatable {
+    /// 24 lowercase hex digits, unique across connections.
+    public var id: String
+    /// The connection the user signed up with (`email` or `sms`).
+    public var connection: String
+    /// The normalised address or phone number the user signs in with.
+    public var identifier: String
+    public var email: String?
+    public var emailVerified: Bool
+    public var phoneNumber: String?
+    public var phoneVerified: Bool
+    public var name: String?
+    public var nickname: String?
+    public var picture: String?
+    /// A blocked user gets no codes and no tokens; answers stay identical to unknown users.
+    public var blocked: Bool
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var lastLogin: Date?
+    public var loginsCount: Int
+
+    /// Auth0's `user_id`: the connection, a pipe, and the id.
+    public var userID: String { "\(connection)|\(id)" }
+
+    /// Creates a user record.
+    public init(
+        id: String, connection: String, identifier: String, email: String? = nil, emailVerified: Bool = false,
+        phoneNumber: String? = nil, phoneVerified: Bool = false, name: String? = nil, nickname: String? = nil,
+        picture: String? = nil, blocked: Bool = false, createdAt: Date, updatedAt: Date, lastLogin: Date? = nil,
+        loginsCount: Int = 0
+    ) {
+        self.id = id
+        self.connection = connection
+        self.identifier = identifier
+        self.email = email
+        self.emailVerified = emailVerified
+        self.phoneNumber = phoneNumber
+        self.phoneVerified = phoneVerified
+        self.name = name
+        self.nickname = nickname
+        self.picture = picture
+        self.blocked = blocked
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.lastLogin = lastLogin
+        self.loginsCount = loginsCount
+    }
+
+    /// Splits an Auth0 `user_id` (`email|abc…`) into connection and id.
+    public static func parse(userID: String) -> (connection: String, id: String)? {
+        let parts = userID.split(separator: "|", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return (parts[0], parts[1])
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+
+/// The domain, wired: every service a transport needs, over one storage backend.
+///
+/// ```swift
+/// let sesame = try await Sesame.bootstrap(storage: store, settings: LoginSettings(issuer: "http://localhost:3000"),
+///                                         delivery: delivery)
+/// let started = try await sesame.passwordless.start(request)
+/// ```
+public struct Sesame: Sendable {
+    public let storage: any SesameStorage
+    public let settings: LoginSettings
+    public let clock: any SesameClock
+    public let signer: TokenSigner
+    public let clients: ClientAuthenticator
+    public let coordinator: LoginCoordinator
+    public let passwordless: PasswordlessLogin
+    public let tokens: TokenService
+    public let magicLinks: MagicLinkRedirect
+
+    /// Wires the services over storage that already holds keys and secrets (see
+    /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
+    public init(
+        storage: any SesameStorage, settings: LoginSettings, delivery: MessageDelivery, signer: TokenSigner,
+        hmacKeys: [[UInt8]], clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
+        logger: Logger = Logger(label: "sesame")
+    ) {
+        let hasher = SecretHasher(keys: hmacKeys)
+        let issuer = TokenIssuer(signer: signer, hasher: hasher, settings: settings, storage: storage, random: random)
+        let coordinator = LoginCoordinator(storage: storage, issuer: issuer, clock: clock, logger: logger)
+        let passwordless = PasswordlessLogin(
+            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, delivery: delivery,
+            coordinator: coordinator)
+        let tokens = TokenService(storage: storage, issuer: issuer, coordinator: coordinator, clock: clock)
+        self.storage = storage
+        self.settings = settings
+        self.clock = clock
+        self.signer = signer
+        self.clients = ClientAuthenticator(storage: storage)
+        self.coordinator = coordinator
+        self.passwordless = passwordless
+        self.tokens = tokens
+        self.magicLinks = MagicLinkRedirect(passwordless: passwordless, tokens: tokens)
+    }
+
+    /// Prepares storage on start (first start creates the HMAC secret, the signing key, the
+    /// email and sms connections and the default application) and wires the services.
+    /// - Parameter connections: connection settings to apply over what is stored.
+    public static func bootstrap(
+        storage: any SesameStorage, settings: LoginSettings, delivery: MessageDelivery, connections: [ConnectionOverride] = [],
+        clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
+        logger: Logger = Logger(label: "sesame")
+    ) async throws -> Sesame {
+        let setup = Bootstrap(storage: storage, clock: clock, random: random)
+        let hmacKeys = try await setup.hmacKeys()
+        let signer = try await TokenSigner(records: try await setup.signingKeys())
+        try await setup.connections(overrides: connections)
+        _ = try await setup.defaultApplication()
+        return Sesame(
+            storage: storage, settings: settings, delivery: delivery, signer: signer, hmacKeys: hmacKeys, clock: clock,
+            random: random, logger: logger)
+    }
+}

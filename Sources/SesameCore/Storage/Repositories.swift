@@ -1,0 +1,119 @@
+import Foundation
+
+/// Users, looked up by id or by (connection, identifier).
+public protocol UserRepository: Sendable {
+    /// Stores a new user; throws `.alreadyExists` when the identifier is taken on that connection.
+    func createUser(_ user: User) async throws
+    /// The user with this id, or nil.
+    func user(id: String) async throws -> User?
+    /// The user with this normalised identifier on this connection, or nil.
+    func user(connection: String, identifier: String) async throws -> User?
+    /// Users ordered by creation, newest first.
+    func listUsers(limit: Int, offset: Int) async throws -> [User]
+    /// Applies `transform` to the stored user and saves it; throws `.notFound`.
+    func updateUser(id: String, _ transform: @escaping @Sendable (inout User) throws -> Void) async throws -> User
+    /// Deletes a user; throws `.notFound`.
+    func deleteUser(id: String) async throws
+    /// Records a successful login in one atomic step: creates `newUser` if no user has its
+    /// (connection, identifier), otherwise bumps the existing user's count. Two concurrent
+    /// first logins therefore create one user.
+    func recordLogin(_ newUser: User, at: Date) async throws -> User
+}
+
+/// OAuth clients.
+public protocol ApplicationRepository: Sendable {
+    /// Stores a new application; throws `.alreadyExists` on a duplicate client id.
+    func createApplication(_ application: Application) async throws
+    /// The application with this client id, or nil.
+    func application(clientID: String) async throws -> Application?
+    /// All applications, oldest first.
+    func listApplications() async throws -> [Application]
+    /// Applies `transform` and saves; throws `.notFound`.
+    func updateApplication(
+        clientID: String, _ transform: @escaping @Sendable (inout Application) throws -> Void
+    ) async throws -> Application
+    /// Deletes an application; throws `.notFound`.
+    func deleteApplication(clientID: String) async throws
+}
+
+/// Passwordless connections.
+public protocol ConnectionRepository: Sendable {
+    /// Stores a connection, replacing one of the same name.
+    func saveConnection(_ connection: Connection) async throws
+    /// The connection with this name, or nil.
+    func connection(name: String) async throws -> Connection?
+    /// All connections by name.
+    func listConnections() async throws -> [Connection]
+}
+
+/// One-time codes and magic links. The three operations below are the single-use gate and
+/// must be atomic against concurrent callers, on one instance or many.
+public protocol ChallengeRepository: Sendable {
+    /// Stores a challenge. It becomes the recipient's newest, so older ones stop working.
+    func createChallenge(_ challenge: Challenge) async throws
+    /// Counts one attempt against the recipient's newest challenge, in its own statement and
+    /// before any comparison, and returns it with the new count. Returns nil when that
+    /// challenge is expired, consumed or already at its attempt cap (nothing is counted then).
+    func registerAttempt(connection: String, recipient: String, at: Date) async throws -> Challenge?
+    /// Gives back one attempt (a correct check that did not consume the code).
+    func refundAttempt(challengeID: String) async throws
+    /// Marks a challenge consumed. True for exactly one of any number of concurrent callers.
+    func consumeChallenge(id: String, at: Date) async throws -> Bool
+    /// Deletes challenges that expired before `date`; returns how many.
+    func deleteExpiredChallenges(before date: Date) async throws -> Int
+}
+
+/// Authorization codes and refresh tokens.
+public protocol GrantRepository: Sendable {
+    /// Stores an authorization code.
+    func createAuthorizationCode(_ code: AuthorizationCode) async throws
+    /// Consumes the live code with one of these hashes: returns it for exactly one caller.
+    func consumeAuthorizationCode(hashes: [[UInt8]], at: Date) async throws -> AuthorizationCode?
+    /// Stores a refresh token.
+    func createRefreshToken(_ token: RefreshToken) async throws
+    /// Rotates the live token of `clientID` with one of these hashes into the token that
+    /// `replacement` builds from it (same family), atomically. A second presentation of a
+    /// rotated or revoked token revokes the whole family.
+    func rotateRefreshToken(
+        hashes: [[UInt8]], clientID: String, at: Date, replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
+    ) async throws -> RefreshRotation
+    /// Revokes the family of the token with one of these hashes; true if one was found.
+    func revokeRefreshToken(hashes: [[UInt8]], clientID: String, at: Date) async throws -> Bool
+    /// Revokes every refresh token of a user (blocking, deletion).
+    func revokeRefreshTokens(userID: String, at: Date) async throws
+}
+
+/// Signing keys and HMAC secrets, shared by every instance through the database.
+public protocol KeyRepository: Sendable {
+    /// Signing keys, newest first.
+    func signingKeys() async throws -> [SigningKeyRecord]
+    /// Stores a signing key.
+    func addSigningKey(_ key: SigningKeyRecord) async throws
+    /// HMAC secrets, newest first.
+    func hmacSecrets() async throws -> [[UInt8]]
+    /// Stores an HMAC secret.
+    func addHMACSecret(_ secret: [UInt8], at: Date) async throws
+}
+
+/// Fixed-window counters kept in the database, so limits hold across instances.
+public protocol RateLimitRepository: Sendable {
+    /// Adds one hit to `key` in the window starting at `windowStart` and returns the count
+    /// in that window, this hit included. A new window starts the count afresh.
+    func hit(key: String, windowStart: Date) async throws -> Int
+}
+
+/// The console outbox and the audit log.
+public protocol EventRepository: Sendable {
+    /// Stores an outbox message and keeps only the newest `keep` messages.
+    func addOutboxMessage(_ message: OutboxMessage, keep: Int) async throws
+    /// The newest outbox messages first.
+    func recentOutboxMessages(limit: Int) async throws -> [OutboxMessage]
+    /// Appends an audit event.
+    func recordAudit(_ event: AuditEvent) async throws
+    /// The newest audit events first.
+    func recentAuditEvents(limit: Int) async throws -> [AuditEvent]
+}
+
+/// Everything a backend provides. One type per database conforms to all of it.
+public typealias SesameStorage = UserRepository & ApplicationRepository & ConnectionRepository
+    & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository

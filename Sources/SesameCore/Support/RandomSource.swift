@@ -1,0 +1,57 @@
+import Foundation
+
+/// Where secrets come from. Production uses the operating system's CSPRNG; tests may inject
+/// a seeded source to make generated identifiers repeatable.
+public protocol RandomSource: Sendable {
+    /// `count` uniformly random bytes.
+    func bytes(_ count: Int) -> [UInt8]
+}
+
+/// The operating system's cryptographically secure generator.
+public struct SystemRandomSource: RandomSource {
+    /// Creates the system source.
+    public init() {}
+
+    /// Random bytes from `SystemRandomNumberGenerator` (getrandom(2) on Linux).
+    public func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}
+
+extension RandomSource {
+    /// A string of `length` decimal digits, each uniform: bytes ≥ 250 are rejected so that
+    /// `byte % 10` has no modulo bias.
+    public func digits(_ length: Int) -> String {
+        var result = ""
+        while result.count < length {
+            for byte in bytes(length * 2) where byte < 250 && result.count < length {
+                result.append(Character(String(byte % 10)))
+            }
+        }
+        return result
+    }
+
+    /// `byteCount` random bytes as lowercase hex (Auth0-style user ids use 12 bytes).
+    public func hex(_ byteCount: Int) -> String {
+        bytes(byteCount).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// `byteCount` random bytes as unpadded base64url: 32 bytes give a 256-bit token.
+    public func token(_ byteCount: Int = 32) -> String {
+        Base64URL.encode(bytes(byteCount))
+    }
+
+    /// A string of `length` characters from `[A-Za-z0-9]`, for client ids.
+    public func alphanumeric(_ length: Int) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var result = ""
+        while result.count < length {
+            // 248 = 4 × 62: rejecting larger bytes keeps every character equally likely.
+            for byte in bytes(length * 2) where byte < 248 && result.count < length {
+                result.append(alphabet[Int(byte) % alphabet.count])
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,61 @@
+import Crypto
+import Foundation
+
+/// Turns secrets (one-time codes, magic-link tokens, refresh tokens, authorization codes)
+/// into the only form storage ever sees: HMAC-SHA256 under a server key.
+///
+/// Keys form a list so they can rotate: new secrets are hashed with the first key, and a
+/// presented secret is accepted if it matches under any key.
+public struct SecretHasher: Sendable {
+    private let keys: [SymmetricKey]
+
+    /// Creates a hasher.
+    /// - Parameter keys: the HMAC keys, newest first; must not be empty.
+    public init(keys: [[UInt8]]) {
+        precondition(!keys.isEmpty, "SecretHasher needs at least one key")
+        self.keys = keys.map { SymmetricKey(data: $0) }
+    }
+
+    /// The HMAC of `secret` under the current key, as stored.
+    public func hash(_ secret: String, purpose: SecretPurpose) -> [UInt8] {
+        Self.mac(secret, purpose: purpose, key: keys[0])
+    }
+
+    /// The HMACs of `secret` under every key, newest first, for lookups by hash.
+    public func candidates(_ secret: String, purpose: SecretPurpose) -> [[UInt8]] {
+        keys.map { Self.mac(secret, purpose: purpose, key: $0) }
+    }
+
+    /// Whether `secret` hashes to `stored` under any key, compared in constant time.
+    public func matches(_ secret: String, stored: [UInt8], purpose: SecretPurpose) -> Bool {
+        var matched = false
+        for key in keys {
+            // No early exit: every key is tried so timing does not reveal which one matched.
+            matched = Self.constantTimeEquals(Self.mac(secret, purpose: purpose, key: key), stored) || matched
+        }
+        return matched
+    }
+
+    /// Compares two byte strings in time that depends only on their lengths.
+    public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+
+    private static func mac(_ secret: String, purpose: SecretPurpose, key: SymmetricKey) -> [UInt8] {
+        // The purpose is bound into the MAC so a hash of one kind of secret can never be
+        // replayed as another kind (a refresh token as an authorization code, say).
+        var message = Array(purpose.rawValue.utf8)
+        message.append(0)
+        message.append(contentsOf: secret.utf8)
+        return Array(HMAC<SHA256>.authenticationCode(for: message, using: key))
+    }
+}
+
+/// What a hashed secret is for; part of the MAC input.
+public enum SecretPurpose: String, Sendable {
+    case challenge, refreshToken = "refresh_token", authorizationCode = "authorization_code"
+    case accessToken = "access_token"
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The default access token: opaque to clients, self-contained for the server. Its payload
+/// is authenticated with the HMAC key instead of RSA, so a login costs one RSA signature
+/// (the id_token) and `/userinfo` needs no token lookup.
+struct OpaqueAccessToken: Codable, Equatable {
+    var sub: String
+    var cid: String
+    var scp: String
+    var iat: Int64
+    var exp: Int64
+
+    /// `sat_` + base64url(JSON) + `.` + base64url(HMAC).
+    func encode(with hasher: SecretHasher) throws -> String {
+        let payload = Base64URL.encode(try JSONEncoder().encode(self))
+        return "sat_\(payload).\(Base64URL.encode(hasher.hash(payload, purpose: .accessToken)))"
+    }
+
+    /// Decodes a token whose MAC verifies under any current key; nil otherwise.
+    static func decode(_ token: String, with hasher: SecretHasher) -> OpaqueAccessToken? {
+        guard token.hasPrefix("sat_"), token.utf8.count < 4096 else { return nil }
+        let parts = token.dropFirst(4).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, let mac = Base64URL.decode(parts[1]),
+            hasher.matches(parts[0], stored: mac, purpose: .accessToken),
+            let json = Base64URL.decode(parts[0])
+        else { return nil }
+        return try? JSONDecoder().decode(OpaqueAccessToken.self, from: Data(json))
+    }
+}

@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+
+extension TokenService {
+    /// Stores a single-use authorization code for a completed browser login.
+    /// - Returns: the code to put in the redirect.
+    public func issueAuthorizationCode(
+        user: User, application: Application, redirectURI: String, parameters: AuthorizeParameters
+    ) async throws -> String {
+        let now = clock.now()
+        let code = issuer.random.token(32)
+        try await storage.createAuthorizationCode(
+            AuthorizationCode(
+                codeHash: hasher.hash(code, purpose: .authorizationCode), clientID: application.clientID,
+                userID: user.userID, redirectURI: redirectURI, scope: Scope(parameters.scope).description,
+                nonce: parameters.nonce, audience: parameters.audience, codeChallenge: parameters.codeChallenge,
+                createdAt: now, expiresAt: now.addingTimeInterval(Double(issuer.settings.authorizationCodeLifetime))))
+        return code
+    }
+
+    /// `grant_type=authorization_code`: exchanges a code once (RFC 6749 §4.1.3) and checks
+    /// PKCE (RFC 7636 §4.6). Public clients must have used PKCE.
+    public func exchange(
+        code: String?, redirectURI: String?, codeVerifier: String?, application: Application
+    ) async throws -> TokenResponse {
+        guard let code else { throw SesameError.invalidRequest("Missing required parameter: code") }
+        // Consumed before any other check: the atomic single-use gate, so a code that fails
+        // a later check is still spent and cannot be retried.
+        guard let grant = try await storage.consumeAuthorizationCode(
+            hashes: hasher.candidates(code, purpose: .authorizationCode), at: clock.now())
+        else { throw SesameError.invalidGrant("Invalid authorization code") }
+        guard grant.clientID == application.clientID else {
+            throw SesameError.invalidGrant("Invalid authorization code", logDetail: "code of another client")
+        }
+        guard redirectURI == nil || redirectURI == grant.redirectURI else {
+            throw SesameError.invalidGrant("redirect_uri does not match the one of the authorization request")
+        }
+        try verifyPKCE(challenge: grant.codeChallenge, verifier: codeVerifier, application: application)
+        let user = try await liveUser(grant.userID)
+        let request = TokenGrantRequest(
+            application: application, scope: Scope(grant.scope), audience: grant.audience, nonce: grant.nonce)
+        return try await issuer.issue(for: user, request, authTime: grant.createdAt, now: clock.now())
+    }
+
+    private func verifyPKCE(challenge: String?, verifier: String?, application: Application) throws {
+        guard let challenge else {
+            if !application.isConfidential { throw SesameError.invalidGrant("PKCE is required for public clients") }
+            return
+        }
+        guard let verifier, (43...128).contains(verifier.count) else {
+            throw SesameError.invalidGrant("Failed to verify code verifier")
+        }
+        let computed = Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
+        guard SecretHasher.constantTimeEquals(Array(computed.utf8), Array(challenge.utf8)) else {
+            throw SesameError.invalidGrant("Failed to verify code verifier")
+        }
+    }
+}
+
+/// Authorize parameters of a browser login (Auth0's `authParams`).
+public struct AuthorizeParameters: Sendable, Equatable {
+    public var responseType: String?
+    public var state: String?
+    public var scope: String?
+    public var nonce: String?
+    public var audience: String?
+    public var codeChallenge: String?
+    public var codeChallengeMethod: String?
+
+    /// Creates parameters.
+    public init(
+        responseType: String? = nil, state: String? = nil, scope: String? = nil, nonce: String? = nil,
+        audience: String? = nil, codeChallenge: String? = nil, codeChallengeMethod: String? = nil
+    ) {
+        self.responseType = responseType
+        self.state = state
+        self.scope = scope
+        self.nonce = nonce
+        self.audience = audience
+        self.codeChallenge = codeChallenge
+        self.codeChallengeMethod = codeChallengeMethod
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+extension TokenService {
+    /// `GET /userinfo`: the profile claims the access token's scope releases.
+    /// - Throws: 401 `invalid_token` for a forged, expired or foreign token, or a token of a
+    ///   deleted or blocked user.
+    public func userInfo(accessToken: String?) async throws -> UserInfo {
+        guard let accessToken else { throw SesameError.invalidToken }
+        let (userID, scope) = try await validate(accessToken)
+        guard scope.contains("openid") else { throw SesameError.invalidToken }
+        guard let (_, id) = User.parse(userID: userID), let user = try await storage.user(id: id), !user.blocked else {
+            throw SesameError.invalidToken
+        }
+        return UserInfo(user: user, scope: scope)
+    }
+
+    private func validate(_ token: String) async throws -> (userID: String, scope: Scope) {
+        let now = clock.now().epochSeconds
+        if let opaque = OpaqueAccessToken.decode(token, with: hasher) {
+            guard opaque.exp > now else { throw SesameError.invalidToken }
+            return (opaque.sub, Scope(opaque.scp))
+        }
+        guard let claims = try? await issuer.signer.verify(token, as: AccessTokenClaims.self),
+            claims.exp > now, claims.iss == issuer.settings.issuer,
+            claims.aud.contains(issuer.settings.issuer + "userinfo")
+        else { throw SesameError.invalidToken }
+        return (claims.sub, Scope(claims.scope))
+    }
+}

@@ -1,0 +1,78 @@
+import Crypto
+import Foundation
+
+/// The grants that continue a login: refresh-token rotation, the authorization-code
+/// exchange (with PKCE), revocation and `/userinfo`.
+public struct TokenService: Sendable {
+    let storage: any SesameStorage
+    let issuer: TokenIssuer
+    let coordinator: LoginCoordinator
+    let clock: any SesameClock
+
+    /// Creates the service.
+    public init(storage: any SesameStorage, issuer: TokenIssuer, coordinator: LoginCoordinator, clock: any SesameClock) {
+        self.storage = storage
+        self.issuer = issuer
+        self.coordinator = coordinator
+        self.clock = clock
+    }
+
+    var hasher: SecretHasher { issuer.hasher }
+
+    /// `grant_type=refresh_token`: rotates the token and issues new tokens. Presenting a
+    /// token that was already rotated revokes its whole family (a stolen token was used).
+    /// - Parameter scope: an optional narrower scope; it may not widen the original.
+    public func refresh(_ token: String?, application: Application, scope: String?) async throws -> TokenResponse {
+        guard let token else { throw SesameError.invalidRequest("Missing required parameter: refresh_token") }
+        let now = clock.now()
+        let fresh = issuer.newRefreshToken(
+            for: "", TokenGrantRequest(application: application, scope: Scope(nil)), familyID: "", now: now)
+        let outcome = try await storage.rotateRefreshToken(
+            hashes: hasher.candidates(token, purpose: .refreshToken), clientID: application.clientID, at: now
+        ) { previous in
+            var next = fresh.record
+            (next.familyID, next.userID, next.scope, next.audience) =
+                (previous.familyID, previous.userID, previous.scope, previous.audience)
+            return next
+        }
+        switch outcome {
+        case .unknown:
+            throw SesameError.invalidGrant("Unknown or invalid refresh token.")
+        case .reused(let family):
+            await coordinator.audit("refresh_token_reuse", client: application.clientID, detail: "family \(family) revoked")
+            throw SesameError.invalidGrant("Unknown or invalid refresh token.", logDetail: "reuse of a rotated token")
+        case .rotated(let previous):
+            return try await reissue(previous, application: application, scope: scope, refreshToken: fresh.secret, now: now)
+        }
+    }
+
+    private func reissue(
+        _ previous: RefreshToken, application: Application, scope: String?, refreshToken: String, now: Date
+    ) async throws -> TokenResponse {
+        let granted = Scope(previous.scope)
+        let requested = scope == nil ? granted : Scope(scope)
+        guard granted.covers(requested) else {
+            throw SesameError(.forbidden, "invalid_scope", "The requested scope exceeds the scope originally granted.")
+        }
+        let user = try await liveUser(previous.userID)
+        let request = TokenGrantRequest(application: application, scope: requested, audience: previous.audience)
+        return try await issuer.issue(for: user, request, authTime: previous.createdAt, now: now, refreshToken: refreshToken)
+    }
+
+    /// `POST /oauth/revoke`: revokes the refresh token's family. Unknown tokens are not an
+    /// error (RFC 7009 §2.2), so the answer reveals nothing.
+    public func revoke(_ token: String?, application: Application) async throws {
+        guard let token else { throw SesameError.invalidRequest("Missing required parameter: token") }
+        _ = try await storage.revokeRefreshToken(
+            hashes: hasher.candidates(token, purpose: .refreshToken), clientID: application.clientID, at: clock.now())
+    }
+
+    /// The stored user behind a token, refusing deleted and blocked users.
+    func liveUser(_ userID: String) async throws -> User {
+        guard let (_, id) = User.parse(userID: userID), let user = try await storage.user(id: id) else {
+            throw SesameError.invalidGrant("The refresh_token was generated for a user who doesn't exist anymore.")
+        }
+        guard !user.blocked else { throw SesameError.userBlocked }
+        return user
+    }
+}

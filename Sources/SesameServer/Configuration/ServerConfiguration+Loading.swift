@@ -1,0 +1,120 @@
+import Configuration
+import Foundation
+import SesameCore
+import SystemPackage
+
+extension ServerConfiguration {
+    /// Reads the configuration from flags, environment and file, and validates it.
+    /// - Parameters:
+    ///   - flags: values given on the command line, by config key (`port`, `data_dir`, …).
+    ///   - environment: the process environment (injected for tests).
+    /// - Throws: ``ConfigurationError`` listing every problem found.
+    public static func load(flags: [String: String], environment: [String: String]) async throws -> ServerConfiguration {
+        let flagProvider = InMemoryProvider(
+            name: "flags",
+            values: Dictionary(uniqueKeysWithValues: flags.map { (AbsoluteConfigKey(ConfigKey($0.key)), ConfigValue(.string($0.value), isSecret: false)) }))
+        let env = EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: ["sesame"])
+        let early = ConfigReader(providers: [flagProvider, env])
+        let dataDirectory = early.string(forKey: "data_dir") ?? "./sesame-data"
+        let explicitFile = early.string(forKey: "config")
+        let filePath = explicitFile ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("sesame.json").path
+        var providers: [any ConfigProvider] = [flagProvider, env]
+        do {
+            providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(filePath), allowMissing: explicitFile == nil))
+        } catch {
+            throw ConfigurationError(problems: ["config file \(filePath): \(error)"])
+        }
+        return try parse(ConfigValues(reader: ConfigReader(providers: providers)))
+    }
+
+    static func parse(_ values: ConfigValues) throws -> ServerConfiguration {
+        let port = values.int("port", default: 3000, range: 0...65535)
+        var configuration = ServerConfiguration(
+            port: port, dataDirectory: values.string("data_dir", default: "./sesame-data"),
+            issuer: values.optionalString("issuer"))
+        configuration.host = values.string("host", default: "127.0.0.1")
+        configuration.databasePath = values.optionalString("database")
+        configuration.trustProxy = values.bool("trust_proxy", default: false)
+        configuration.logLevel = values.choice(
+            "log_level", default: "info", among: ["trace", "debug", "info", "notice", "warning", "error", "critical"])
+        configuration.settings = parseSettings(values, issuer: configuration.settings.issuer)
+        configuration.connections = [parseConnection(values, "email"), parseConnection(values, "sms")]
+        configuration.email = parseEmail(values)
+        configuration.sms = parseSMS(values)
+        guard values.problems.isEmpty else { throw ConfigurationError(problems: values.problems) }
+        return configuration
+    }
+
+    private static func parseSettings(_ values: ConfigValues, issuer: String) -> LoginSettings {
+        let url = URL(string: issuer)
+        if url == nil || !["http", "https"].contains(url?.scheme ?? "") || url?.host == nil {
+            values.problem("issuer (SESAME_ISSUER): '\(issuer)' must be an http(s) URL such as https://login.example.com")
+        }
+        var settings = LoginSettings(issuer: issuer)
+        settings.audiences = values.list("audiences")
+        settings.idTokenLifetime = values.int("tokens.id_token_lifetime", default: 36000, range: 60...864_000)
+        settings.accessTokenLifetime = values.int("tokens.access_token_lifetime", default: 86400, range: 60...2_592_000)
+        settings.refreshTokenLifetime = values.int("tokens.refresh_token_lifetime", default: 2_592_000, range: 300...31_536_000)
+        settings.startLimitPerIP = RateLimitRule(
+            limit: values.int("rate_limit.start_per_ip", default: 50, range: 1...100_000_000),
+            windowSeconds: values.int("rate_limit.start_per_ip_window", default: 3600, range: 1...86400))
+        settings.startLimitPerRecipient = RateLimitRule(
+            limit: values.int("rate_limit.start_per_recipient", default: 5, range: 1...100_000_000),
+            windowSeconds: values.int("rate_limit.start_per_recipient_window", default: 900, range: 1...86400))
+        return settings
+    }
+
+    private static func parseConnection(_ values: ConfigValues, _ name: String) -> ConnectionOverride {
+        let prefix = "connections.\(name)."
+        var override = ConnectionOverride(name: name)
+        override.enabled = values.optionalBool(prefix + "enabled")
+        override.codeLength = values.optionalInt(prefix + "code_length", range: 4...10)
+        override.codeLifetime = values.optionalInt(prefix + "code_lifetime", range: 30...3600)
+        override.maxAttempts = values.optionalInt(prefix + "max_attempts", range: 1...10)
+        override.linkLifetime = values.optionalInt(prefix + "link_lifetime", range: 60...86400)
+        override.disableSignup = values.optionalBool(prefix + "disable_signup")
+        return override
+    }
+
+    private static func parseEmail(_ values: ConfigValues) -> EmailDeliverySettings {
+        var email = EmailDeliverySettings()
+        email.provider = values.choice("email.provider", default: "console", among: ["console", "smtp"])
+        email.smtpHost = values.optionalString("email.smtp.host")
+        email.smtpPort = values.int("email.smtp.port", default: 587, range: 1...65535)
+        email.smtpUsername = values.optionalString("email.smtp.username")
+        email.smtpPassword = values.optionalString("email.smtp.password")
+        email.smtpSecurity = values.choice("email.smtp.security", default: "starttls", among: ["none", "starttls", "tls"])
+        email.from = values.string("email.smtp.from", default: email.from)
+        if email.provider == "smtp" && email.smtpHost == nil {
+            values.problem("email.smtp.host (SESAME_EMAIL_SMTP_HOST) is required when email.provider is smtp")
+        }
+        return email
+    }
+
+    private static func parseSMS(_ values: ConfigValues) -> SMSDeliverySettings {
+        var sms = SMSDeliverySettings()
+        sms.provider = values.choice("sms.provider", default: "console", among: ["console", "twilio", "http"])
+        sms.twilioAccountSID = values.optionalString("sms.twilio.account_sid")
+        sms.twilioAuthToken = values.optionalString("sms.twilio.auth_token")
+        sms.twilioFrom = values.optionalString("sms.twilio.from")
+        sms.twilioMessagingServiceSID = values.optionalString("sms.twilio.messaging_service_sid")
+        sms.twilioBaseURL = values.string("sms.twilio.base_url", default: sms.twilioBaseURL)
+        sms.gatewayURL = values.optionalString("sms.gateway.url")
+        sms.gatewaySecret = values.optionalString("sms.gateway.secret")
+        sms.gatewaySubject = values.optionalString("sms.gateway.subject")
+        sms.gatewayAudience = values.optionalString("sms.gateway.audience")
+        sms.gatewaySender = values.optionalString("sms.gateway.sender")
+        if sms.provider == "twilio" {
+            if sms.twilioAccountSID == nil || sms.twilioAuthToken == nil {
+                values.problem("sms.twilio.account_sid and sms.twilio.auth_token are required when sms.provider is twilio")
+            }
+            if sms.twilioFrom == nil && sms.twilioMessagingServiceSID == nil {
+                values.problem("sms.twilio.from or sms.twilio.messaging_service_sid is required when sms.provider is twilio")
+            }
+        }
+        if sms.provider == "http" && sms.gatewayURL == nil {
+            values.problem("sms.gateway.url (SESAME_SMS_GATEWAY_URL) is required when sms.provider is http")
+        }
+        return sms
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import SesameCore
+
+/// Everything `sesame serve` reads at start. Sources, highest first: command-line flags,
+/// `SESAME_*` environment variables, the JSON config file (`--config`, `SESAME_CONFIG`, or
+/// `<data-dir>/sesame.json` when present), built-in defaults.
+///
+/// Keys (JSON path → environment variable; default):
+/// - `port` → `SESAME_PORT` (3000); `host` → `SESAME_HOST` (127.0.0.1)
+/// - `data_dir` → `SESAME_DATA_DIR` (./sesame-data); `database` → `SESAME_DATABASE` (<data_dir>/sesame.sqlite)
+/// - `issuer` → `SESAME_ISSUER` (http://localhost:<port>/)
+/// - `audiences` → `SESAME_AUDIENCES` (comma list of API identifiers; none)
+/// - `trust_proxy` → `SESAME_TRUST_PROXY` (false: client IP from the socket, not X-Forwarded-For)
+/// - `rate_limit.start_per_ip` (50) / `rate_limit.start_per_ip_window` (3600 s),
+///   `rate_limit.start_per_recipient` (5) / `rate_limit.start_per_recipient_window` (900 s)
+/// - `tokens.id_token_lifetime` (36000), `tokens.access_token_lifetime` (86400),
+///   `tokens.refresh_token_lifetime` (2592000)
+/// - `connections.email.*` and `connections.sms.*`: `code_length` (6), `code_lifetime` (180),
+///   `max_attempts` (3), `link_lifetime` (900), `disable_signup` (false)
+/// - `email.provider` (console | smtp) with `email.smtp.{host,port,username,password,security,from}`
+/// - `sms.provider` (console | twilio | http) with `sms.twilio.{account_sid,auth_token,from,
+///   messaging_service_sid,base_url}` or `sms.gateway.{url,secret,subject,audience,sender}`
+/// - `log_level` (info)
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 3000
+    public var dataDirectory = "./sesame-data"
+    public var databasePath: String?
+    public var settings: LoginSettings
+    public var trustProxy = false
+    public var connections: [ConnectionOverride] = []
+    public var email = EmailDeliverySettings()
+    public var sms = SMSDeliverySettings()
+    public var logLevel = "info"
+
+    /// A configuration with every default, for tests and embedding.
+    public init(port: Int = 3000, dataDirectory: String = "./sesame-data", issuer: String? = nil) {
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.settings = LoginSettings(issuer: issuer ?? "http://localhost:\(port)/")
+    }
+
+    /// The SQLite file: `database`, or `sesame.sqlite` in the data directory.
+    public var sqlitePath: String {
+        databasePath ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("sesame.sqlite").path
+    }
+}
+
+/// Where email goes.
+public struct EmailDeliverySettings: Sendable, Equatable {
+    public var provider = "console"
+    public var smtpHost: String?
+    public var smtpPort = 587
+    public var smtpUsername: String?
+    public var smtpPassword: String?
+    /// none | starttls | tls
+    public var smtpSecurity = "starttls"
+    public var from = "Sesame <no-reply@localhost>"
+}
+
+/// Where texts go.
+public struct SMSDeliverySettings: Sendable, Equatable {
+    public var provider = "console"
+    public var twilioAccountSID: String?
+    public var twilioAuthToken: String?
+    public var twilioFrom: String?
+    public var twilioMessagingServiceSID: String?
+    public var twilioBaseURL = "https://api.twilio.com"
+    public var gatewayURL: String?
+    public var gatewaySecret: String?
+    public var gatewaySubject: String?
+    public var gatewayAudience: String?
+    public var gatewaySender: String?
+}
+
+/// The configuration has problems; all of them are listed.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var problems: [String]
+    public var description: String {
+        "invalid configuration:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+    }
+}

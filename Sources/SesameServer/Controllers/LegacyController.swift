@@ -1,0 +1,39 @@
+import Hummingbird
+import SesameAPI
+import SesameCore
+
+/// Auth0's legacy resource-owner endpoint `POST /oauth/ro`, as Lock v1 calls it for
+/// passwordless logins: `connection`, `username`, `password` = the code.
+struct LegacyController {
+    let sesame: Sesame
+    let tokens: TokenController
+
+    func register(on router: Router<SesameRequestContext>) {
+        router.post("/oauth/ro", use: resourceOwner)
+    }
+
+    @Sendable func resourceOwner(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let body = try await RequestParameters.parse(request, context: context, allowForm: true)
+        let grant = try body.string("grant_type") ?? GrantType.legacyPassword
+        guard grant == GrantType.legacyPassword else {
+            throw SesameError(.badRequest, "unsupported_grant_type", "Unsupported grant type: \(grant)")
+        }
+        let connection = try body.string("connection")
+        let username = try body.string("username")
+        let password = try body.string("password")
+        try LegacyErrors.require(
+            clientID: try body.string("client_id"), connection: connection, username: username, password: password)
+        let application = try await tokens.authenticate(request, body)
+        guard application.allows(grant) else {
+            throw SesameError(.forbidden, "unauthorized_client", "invalid client")
+        }
+        let credentials = PasswordlessCredentials(connection: connection, username: username, code: password)
+        let result = try await LegacyErrors.translate {
+            let user = try await sesame.passwordless.consume(credentials, clientID: application.clientID)
+            return try await sesame.coordinator.completeLogin(
+                user, method: "otp_legacy", request: try tokens.grantRequest(body, application),
+                ip: context.clientIP(request, trustProxy: tokens.trustProxy))
+        }
+        return try Responses.json(TokenBody(result), noStore: true)
+    }
+}

@@ -1,0 +1,78 @@
+import Hummingbird
+import SesameCore
+
+/// OpenID Connect discovery, the JWKS, `/userinfo` and `/health`.
+struct OIDCController {
+    let sesame: Sesame
+
+    func register(on router: Router<SesameRequestContext>) {
+        router.get("/.well-known/openid-configuration", use: discovery)
+        router.get("/.well-known/jwks.json", use: jwks)
+        router.get("/userinfo", use: userInfo)
+        router.post("/userinfo", use: userInfo)
+        router.get("/health", use: health)
+    }
+
+    @Sendable func discovery(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try Responses.json(DiscoveryDocument(issuer: sesame.settings.issuer))
+    }
+
+    @Sendable func jwks(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try Responses.json(sesame.signer.jwks)
+    }
+
+    @Sendable func userInfo(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let header = request.headers[.authorization] ?? ""
+        let token = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
+        return try Responses.json(try await sesame.tokens.userInfo(accessToken: token))
+    }
+
+    /// Ready when the database answers.
+    @Sendable func health(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        _ = try await sesame.storage.connection(name: "email")
+        return try Responses.json(["status": "ok"])
+    }
+}
+
+/// OpenID Provider Metadata (OpenID Connect Discovery 1.0 §3).
+struct DiscoveryDocument: Encodable {
+    let issuer: String
+    let tokenEndpoint: String
+    let userinfoEndpoint: String
+    let jwksURI: String
+    let revocationEndpoint: String
+    let scopesSupported = ["openid", "profile", "email", "phone", "offline_access"]
+    let responseTypesSupported = ["code"]
+    let responseModesSupported = ["query"]
+    let grantTypesSupported = [GrantType.authorizationCode, GrantType.refreshToken, GrantType.passwordlessOTP]
+    let subjectTypesSupported = ["public"]
+    let idTokenSigningAlgValuesSupported = ["RS256"]
+    let tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
+    let codeChallengeMethodsSupported = ["S256"]
+    let claimsSupported = [
+        "aud", "auth_time", "email", "email_verified", "exp", "iat", "iss", "name", "nickname", "nonce",
+        "phone_number", "phone_number_verified", "picture", "sub", "updated_at",
+    ]
+    let requestParameterSupported = false
+    let requestURIParameterSupported = false
+
+    init(issuer: String) {
+        self.issuer = issuer
+        tokenEndpoint = issuer + "oauth/token"
+        userinfoEndpoint = issuer + "userinfo"
+        jwksURI = issuer + ".well-known/jwks.json"
+        revocationEndpoint = issuer + "oauth/revoke"
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case issuer, tokenEndpoint = "token_endpoint", userinfoEndpoint = "userinfo_endpoint", jwksURI = "jwks_uri"
+        case revocationEndpoint = "revocation_endpoint", scopesSupported = "scopes_supported"
+        case responseTypesSupported = "response_types_supported", responseModesSupported = "response_modes_supported"
+        case grantTypesSupported = "grant_types_supported", subjectTypesSupported = "subject_types_supported"
+        case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        case codeChallengeMethodsSupported = "code_challenge_methods_supported", claimsSupported = "claims_supported"
+        case requestParameterSupported = "request_parameter_supported"
+        case requestURIParameterSupported = "request_uri_parameter_supported"
+    }
+}

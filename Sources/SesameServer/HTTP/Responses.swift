@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import SesameAPI
+import SesameCore
+
+/// Builds the JSON, HTML and redirect responses every controller returns.
+enum Responses {
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// A JSON response. Token-bearing responses must not be cached (RFC 6749 §5.1).
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, noStore: Bool = false) throws -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if noStore {
+            headers[.cacheControl] = "no-store"
+            headers[HTTPField.Name("Pragma")!] = "no-cache"
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+    }
+
+    /// An HTML page that may not be framed, cached or leak its URL (it can hold a link token).
+    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
+        let headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+            HTTPField.Name("Referrer-Policy")!: "no-referrer", HTTPField.Name("X-Frame-Options")!: "DENY",
+            .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+        ]
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    /// A 303 to `location`, so the browser follows a POST with a GET.
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store",
+                                                HTTPField.Name("Referrer-Policy")!: "no-referrer"])
+    }
+
+    /// Auth0's error body for `error`, with rate-limit headers on a 429.
+    static func error(_ error: SesameError) -> Response {
+        var response = (try? json(ErrorBody(error: error.code, errorDescription: error.message), status: status(of: error)))
+            ?? Response(status: .internalServerError)
+        if let limit = error.rateLimit { response.headers.setRateLimit(limit) }
+        if error.code == "invalid_token" { response.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\"" }
+        return response
+    }
+
+    static func status(of error: SesameError) -> HTTPResponse.Status {
+        switch error.kind {
+        case .badRequest: .badRequest
+        case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .payloadTooLarge: .contentTooLarge
+        case .tooManyRequests: .tooManyRequests
+        case .internalError: .internalServerError
+        default: .serviceUnavailable
+        }
+    }
+}
+
+extension HTTPFields {
+    /// Sets `X-RateLimit-Limit`, `-Remaining` and `-Reset` (epoch seconds), as Auth0 does.
+    mutating func setRateLimit(_ status: RateLimitStatus) {
+        self[HTTPField.Name("X-RateLimit-Limit")!] = String(status.limit)
+        self[HTTPField.Name("X-RateLimit-Remaining")!] = String(status.remaining)
+        self[HTTPField.Name("X-RateLimit-Reset")!] = String(status.resetEpochSeconds)
+    }
+}

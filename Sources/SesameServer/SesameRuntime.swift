@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import SesameCore
+import SesameStorageSQL
+
+/// A started Sesame: configuration, open storage and the wired domain. `serve`, the
+/// benchmark and the tests all start the server through this one path.
+public struct SesameRuntime: Sendable {
+    public let configuration: ServerConfiguration
+    public let storage: SQLStorage
+    public let sesame: Sesame
+    public let logger: Logger
+
+    /// Creates the data directory if needed, opens and migrates the database, runs the
+    /// first-start setup and wires the senders.
+    public static func start(
+        _ configuration: ServerConfiguration, clock: any SesameClock = SystemClock(),
+        random: any RandomSource = SystemRandomSource(), logger: Logger = Logger(label: "sesame")
+    ) async throws -> SesameRuntime {
+        let storage = try await openStorage(configuration, logger: logger)
+        let delivery = try DeliveryFactory(configuration: configuration, storage: storage, clock: clock, random: random, logger: logger)
+            .make()
+        let sesame = try await Sesame.bootstrap(
+            storage: storage, settings: configuration.settings, delivery: delivery,
+            connections: configuration.connections, clock: clock, random: random, logger: logger)
+        return SesameRuntime(configuration: configuration, storage: storage, sesame: sesame, logger: logger)
+    }
+
+    /// Opens the configured database without the first-start setup (for `sesame admin` and
+    /// `sesame outbox`, which must not create keys).
+    public static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> SQLStorage {
+        if configuration.databasePath == nil {
+            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        }
+        return try await SQLStorage.sqlite(path: configuration.sqlitePath, logger: logger)
+    }
+
+    /// Closes the database.
+    public func shutdown() async throws {
+        try await storage.shutdown()
+    }
+}

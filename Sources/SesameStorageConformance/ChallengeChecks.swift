@@ -1,0 +1,58 @@
+import Foundation
+import SesameCore
+
+enum ChallengeChecks {
+    static let all = [
+        ConformanceCheck("challenges: attempts are counted and capped") { store, clock in
+            try await store.createChallenge(Fixture.challenge(id: "c1", maxAttempts: 3, at: clock.now()))
+            for expected in 1...3 {
+                let attempt = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: clock.now())
+                try await expect(attempt?.attempts == expected, "attempt \(expected) is counted")
+            }
+            let fourth = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: clock.now())
+            try await expect(fourth == nil, "the code is dead after its cap")
+            try await expect(try await store.consumeChallenge(id: "c1", at: clock.now()), "consume still marks the record")
+        },
+        ConformanceCheck("challenges: 50 concurrent attempts, cap 3, exactly 3 counted") { store, clock in
+            try await store.createChallenge(Fixture.challenge(maxAttempts: 3, at: clock.now()))
+            let now = clock.now()
+            let results = try await concurrently(50) {
+                try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: now)
+            }
+            try await expect(results.compactMap { $0 }.count == 3, "exactly 3 attempts pass the cap")
+        },
+        ConformanceCheck("challenges: 50 concurrent consumes, exactly 1 success") { store, clock in
+            try await store.createChallenge(Fixture.challenge(id: "c1", at: clock.now()))
+            let now = clock.now()
+            let results = try await concurrently(50) { try await store.consumeChallenge(id: "c1", at: now) }
+            try await expect(results.filter { $0 }.count == 1, "one consume wins, got \(results.filter { $0 }.count)")
+            let after = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: now)
+            try await expect(after == nil, "a consumed challenge takes no attempts")
+        },
+        ConformanceCheck("challenges: only the newest is live") { store, clock in
+            try await store.createChallenge(Fixture.challenge(id: "old", at: clock.now()))
+            clock.advance(by: 1)
+            try await store.createChallenge(Fixture.challenge(id: "new", at: clock.now()))
+            let attempt = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: clock.now())
+            try await expect(attempt?.id == "new", "the attempt goes to the newest challenge")
+            try await expect(!(try await store.consumeChallenge(id: "old", at: clock.now())), "the older one is superseded")
+        },
+        ConformanceCheck("challenges: expiry and garbage collection") { store, clock in
+            try await store.createChallenge(Fixture.challenge(id: "c1", at: clock.now(), lifetime: 180))
+            try await store.createChallenge(Fixture.challenge(id: "c2", recipient: "bo@example.com", at: clock.now(), lifetime: 900))
+            clock.advance(by: 181)
+            let expired = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: clock.now())
+            try await expect(expired == nil, "an expired code takes no attempts")
+            try await expect(!(try await store.consumeChallenge(id: "c1", at: clock.now())), "an expired code cannot be consumed")
+            try await expect(try await store.deleteExpiredChallenges(before: clock.now()) == 1, "GC removes only the expired one")
+            try await expect(try await store.consumeChallenge(id: "c2", at: clock.now()), "the live one survives GC")
+        },
+        ConformanceCheck("challenges: a refund gives one attempt back") { store, clock in
+            try await store.createChallenge(Fixture.challenge(id: "c1", maxAttempts: 1, at: clock.now()))
+            _ = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: clock.now())
+            try await store.refundAttempt(challengeID: "c1")
+            let again = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: clock.now())
+            try await expect(again?.attempts == 1, "the refunded attempt can be used again")
+        },
+    ]
+}

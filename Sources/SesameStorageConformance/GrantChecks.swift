@@ -1,0 +1,102 @@
+import Foundation
+import SesameCore
+
+enum GrantChecks {
+    static let all = [
+        ConformanceCheck("authorization codes: 50 concurrent exchanges, exactly 1 success") { store, clock in
+            try await store.createAuthorizationCode(Fixture.authorizationCode(hash: 1, at: clock.now()))
+            let now = clock.now()
+            let results = try await concurrently(50) {
+                try await store.consumeAuthorizationCode(hashes: [Array(repeating: 1, count: 32)], at: now)
+            }
+            try await expect(results.compactMap { $0 }.count == 1, "one exchange wins")
+            try await expect(results.compactMap { $0 }.first?.nonce == "n", "the code comes back whole")
+        },
+        ConformanceCheck("authorization codes: expire") { store, clock in
+            try await store.createAuthorizationCode(Fixture.authorizationCode(hash: 2, at: clock.now()))
+            clock.advance(by: 301)
+            let code = try await store.consumeAuthorizationCode(hashes: [Array(repeating: 2, count: 32)], at: clock.now())
+            try await expect(code == nil, "an expired code is refused")
+        },
+        ConformanceCheck("refresh tokens: rotation, reuse revokes the family") { store, clock in
+            let now = clock.now()
+            try await store.createRefreshToken(Fixture.refreshToken(hash: 1, at: now))
+            let first = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: now) {
+                Fixture.refreshToken(family: $0.familyID, hash: 2, at: now)
+            }
+            guard case .rotated(let previous) = first else { throw ConformanceFailure(message: "not rotated", location: "") }
+            try await expect(previous.familyID == "family", "rotation returns the old token")
+            let replay = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: now) {
+                Fixture.refreshToken(family: $0.familyID, hash: 3, at: now)
+            }
+            try await expect(replay == .reused(familyID: "family"), "presenting a rotated token is reuse")
+            let heir = try await store.rotateRefreshToken(hashes: [Array(repeating: 2, count: 32)], clientID: "client", at: now) {
+                Fixture.refreshToken(family: $0.familyID, hash: 4, at: now)
+            }
+            try await expect(heir == .reused(familyID: "family"), "the whole family is revoked after reuse")
+        },
+        ConformanceCheck("refresh tokens: 50 concurrent rotations, exactly 1 success") { store, clock in
+            let now = clock.now()
+            try await store.createRefreshToken(Fixture.refreshToken(hash: 1, at: now))
+            let results = try await concurrently(50) {
+                let hash = UInt8.random(in: 10...250)
+                return try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: now) {
+                    var token = Fixture.refreshToken(family: $0.familyID, hash: hash, at: now)
+                    token.tokenHash[0] = 0  // distinct from the original whatever the random byte
+                    token.tokenHash[1] = hash
+                    return token
+                }
+            }
+            try await expect(results.filter { if case .rotated = $0 { true } else { false } }.count == 1, "one rotation wins")
+        },
+        ConformanceCheck("refresh tokens: other client, expiry, revocation") { store, clock in
+            let now = clock.now()
+            try await store.createRefreshToken(Fixture.refreshToken(family: "f1", hash: 1, at: now))
+            try await store.createRefreshToken(Fixture.refreshToken(family: "f2", hash: 2, at: now))
+            let foreign = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "other", at: now) { $0 }
+            try await expect(foreign == .unknown, "another client's token is unknown to this client")
+            try await expect(try await store.revokeRefreshToken(hashes: [Array(repeating: 2, count: 32)], clientID: "client", at: now),
+                       "revoke finds the token")
+            let revoked = try await store.rotateRefreshToken(hashes: [Array(repeating: 2, count: 32)], clientID: "client", at: now) { $0 }
+            try await expect(revoked == .reused(familyID: "f2"), "a revoked token no longer rotates")
+            clock.advance(by: 3601)
+            let expired = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: clock.now()) { $0 }
+            try await expect(expired == .unknown, "an expired token is unknown")
+        },
+    ]
+}
+
+enum SupportChecks {
+    static let all = [
+        ConformanceCheck("keys: signing keys and HMAC secrets, newest first") { store, clock in
+            try await store.addSigningKey(SigningKeyRecord(kid: "a", privateKeyPEM: "pem-a", createdAt: clock.now()))
+            clock.advance(by: 10)
+            try await store.addSigningKey(SigningKeyRecord(kid: "b", privateKeyPEM: "pem-b", createdAt: clock.now()))
+            try await expect(try await store.signingKeys().map(\.kid) == ["b", "a"], "newest signing key first")
+            try await expectStorageError(.alreadyExists()) {
+                try await store.addSigningKey(SigningKeyRecord(kid: "a", privateKeyPEM: "x", createdAt: clock.now()))
+            }
+            try await store.addHMACSecret([1, 2, 3], at: clock.now())
+            try await store.addHMACSecret([4, 5, 6], at: clock.now())
+            try await expect(try await store.hmacSecrets() == [[4, 5, 6], [1, 2, 3]], "newest secret first")
+        },
+        ConformanceCheck("rate limits: 50 concurrent hits all count; a new window restarts") { store, clock in
+            let window = clock.now()
+            let counts = try await concurrently(50) { try await store.hit(key: "ip:1", windowStart: window) }
+            try await expect(Set(counts) == Set(1...50), "each hit sees a distinct count")
+            try await expect(try await store.hit(key: "ip:1", windowStart: window.addingTimeInterval(3600)) == 1, "new window")
+            try await expect(try await store.hit(key: "ip:2", windowStart: window) == 1, "keys are independent")
+        },
+        ConformanceCheck("outbox keeps the newest messages; audit log is ordered") { store, clock in
+            for index in 0..<5 {
+                try await store.addOutboxMessage(
+                    OutboxMessage(id: "m\(index)", channel: "email", recipient: "a@b.c", code: "\(index)", link: nil,
+                                  subject: "s", body: "b", createdAt: clock.now()), keep: 3)
+            }
+            try await expect(try await store.recentOutboxMessages(limit: 10).map(\.id) == ["m4", "m3", "m2"], "newest 3 kept")
+            try await store.recordAudit(AuditEvent(type: "login", detail: "one", at: clock.now()))
+            try await store.recordAudit(AuditEvent(type: "login", detail: "two", at: clock.now()))
+            try await expect(try await store.recentAuditEvents(limit: 1).map(\.detail) == ["two"], "newest audit event first")
+        },
+    ]
+}

@@ -1,0 +1,12 @@
+import Foundation
+import SesameCore
+
+/// The storage contract every backend passes unchanged (dex `storage/conformance`, kratos
+/// contract tests): CRUD per aggregate, duplicates, expiry against a test clock, and the
+/// single-use guarantees under concurrency.
+public enum StorageConformance {
+    /// Every check, in a stable order.
+    public static var checks: [ConformanceCheck] {
+        UserChecks.all + ApplicationChecks.all + ChallengeChecks.all + GrantChecks.all + SupportChecks.all
+    }
+}

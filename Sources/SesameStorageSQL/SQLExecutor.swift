@@ -1,0 +1,20 @@
+import SQLKit
+import SesameCore
+
+/// How a backend runs statements: the only part of storage that differs between SQLite and
+/// PostgreSQL besides the migrations. Repositories are written once against it.
+protocol SQLExecutor: Sendable {
+    /// Which SQL dialect the migrations use.
+    var flavor: SQLFlavor { get }
+    /// Runs read-only statements (may use a separate reader connection).
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs one self-contained write statement atomically.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs several statements in one transaction: all or nothing.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Closes the connections.
+    func shutdown() async throws
+}
+
+/// The SQL dialects with migrations.
+enum SQLFlavor: Sendable { case sqlite, postgres }

@@ -1,0 +1,119 @@
+import Foundation
+import SQLKit
+import SesameCore
+
+/// The list-valued settings of an application, kept as one JSON column so new settings
+/// need no schema change.
+private struct ApplicationOptions: Codable {
+    var callbacks: [String]
+    var allowedOrigins: [String]
+    var grantTypes: [String]
+    var iosBundleIDs: [String]?
+    var androidPackages: [String]?
+}
+
+extension SQLStorage: ApplicationRepository {
+    public func createApplication(_ application: Application) async throws {
+        let options = try Self.options(of: application)
+        try await executor.write { db in
+            try await db.raw(
+                """
+                INSERT INTO applications (client_id, client_secret, name, type, is_default, options, created_at)
+                VALUES (\(bind: application.clientID), \(bind: application.clientSecret), \(bind: application.name),
+                \(bind: application.type.rawValue), \(bind: application.isDefault.sqlValue), \(bind: options),
+                \(bind: application.createdAt.sqlValue))
+                """
+            ).run()
+        }
+    }
+
+    public func application(clientID: String) async throws -> Application? {
+        try await executor.read { db in
+            try await db.raw("SELECT * FROM applications WHERE client_id = \(bind: clientID)").first()
+                .map(Self.application(from:))
+        }
+    }
+
+    public func listApplications() async throws -> [Application] {
+        try await executor.read { db in
+            try await db.raw("SELECT * FROM applications ORDER BY created_at, client_id").all().map(Self.application(from:))
+        }
+    }
+
+    public func updateApplication(
+        clientID: String, _ transform: @escaping @Sendable (inout Application) throws -> Void
+    ) async throws -> Application {
+        try await executor.transaction { db in
+            guard let row = try await db.raw("SELECT * FROM applications WHERE client_id = \(bind: clientID)").first()
+            else { throw StorageError.notFound("application \(clientID)") }
+            var application = try Self.application(from: row)
+            try transform(&application)
+            try await db.raw(
+                """
+                UPDATE applications SET client_secret = \(bind: application.clientSecret), name = \(bind: application.name),
+                type = \(bind: application.type.rawValue), options = \(bind: try Self.options(of: application))
+                WHERE client_id = \(bind: clientID)
+                """
+            ).run()
+            application.clientID = clientID
+            return application
+        }
+    }
+
+    public func deleteApplication(clientID: String) async throws {
+        let deleted = try await executor.write { db in
+            try await db.raw("DELETE FROM applications WHERE client_id = \(bind: clientID) RETURNING client_id").all().count
+        }
+        if deleted == 0 { throw StorageError.notFound("application \(clientID)") }
+    }
+
+    private static func options(of application: Application) throws -> String {
+        try jsonText(
+            ApplicationOptions(
+                callbacks: application.callbacks, allowedOrigins: application.allowedOrigins,
+                grantTypes: application.grantTypes, iosBundleIDs: application.iosBundleIDs,
+                androidPackages: application.androidPackages))
+    }
+
+    private static func application(from row: any SQLRow) throws -> Application {
+        let options = try row.json("options", as: ApplicationOptions.self)
+        guard let type = ApplicationType(rawValue: try row.string("type")) else {
+            throw StorageError.unavailable("unknown application type")
+        }
+        return Application(
+            clientID: try row.string("client_id"), clientSecret: try row.optionalString("client_secret"),
+            name: try row.string("name"), type: type, callbacks: options.callbacks,
+            allowedOrigins: options.allowedOrigins, grantTypes: options.grantTypes, isDefault: try row.bool("is_default"),
+            iosBundleIDs: options.iosBundleIDs ?? [], androidPackages: options.androidPackages ?? [],
+            createdAt: try row.date("created_at"))
+    }
+}
+
+extension SQLStorage: ConnectionRepository {
+    public func saveConnection(_ connection: Connection) async throws {
+        let options = try jsonText(connection)
+        try await executor.write { db in
+            try await db.raw(
+                """
+                INSERT INTO connections (name, strategy, options)
+                VALUES (\(bind: connection.name), \(bind: connection.strategy.rawValue), \(bind: options))
+                ON CONFLICT (name) DO UPDATE SET strategy = excluded.strategy, options = excluded.options
+                """
+            ).run()
+        }
+    }
+
+    public func connection(name: String) async throws -> Connection? {
+        try await executor.read { db in
+            try await db.raw("SELECT options FROM connections WHERE name = \(bind: name)").first()
+                .map { try $0.json("options", as: Connection.self) }
+        }
+    }
+
+    public func listConnections() async throws -> [Connection] {
+        try await executor.read { db in
+            try await db.raw("SELECT options FROM connections ORDER BY name").all()
+                .map { try $0.json("options", as: Connection.self) }
+        }
+    }
+}

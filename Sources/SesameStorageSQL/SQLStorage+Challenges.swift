@@ -1,0 +1,76 @@
+import Foundation
+import SQLKit
+import SesameCore
+
+extension SQLStorage: ChallengeRepository {
+    public func createChallenge(_ challenge: Challenge) async throws {
+        try await executor.transaction { db in
+            // Only the newest challenge of a recipient is live (Auth0): retire the others.
+            try await db.raw(
+                """
+                UPDATE challenges SET consumed_at = \(bind: challenge.createdAt.sqlValue)
+                WHERE connection = \(bind: challenge.connection) AND recipient = \(bind: challenge.recipient)
+                AND consumed_at IS NULL
+                """
+            ).run()
+            try await db.raw(
+                """
+                INSERT INTO challenges (id, connection, recipient, client_id, kind, secret_hash, attempts, max_attempts,
+                created_at, expires_at, consumed_at) VALUES (\(bind: challenge.id), \(bind: challenge.connection),
+                \(bind: challenge.recipient), \(bind: challenge.clientID), \(bind: challenge.kind.rawValue),
+                \(bind: Data(challenge.secretHash)), \(bind: challenge.attempts), \(bind: challenge.maxAttempts),
+                \(bind: challenge.createdAt.sqlValue), \(bind: challenge.expiresAt.sqlValue),
+                \(bind: challenge.consumedAt?.sqlValue))
+                """
+            ).run()
+        }
+    }
+
+    public func registerAttempt(connection: String, recipient: String, at: Date) async throws -> Challenge? {
+        try await executor.write { db in
+            // The MAX(seq) guard keeps older challenges dead even if two starts raced.
+            try await db.raw(
+                """
+                UPDATE challenges SET attempts = attempts + 1
+                WHERE seq = (SELECT MAX(seq) FROM challenges WHERE connection = \(bind: connection)
+                             AND recipient = \(bind: recipient))
+                AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) AND attempts < max_attempts
+                RETURNING *
+                """
+            ).first().map(Self.challenge(from:))
+        }
+    }
+
+    public func refundAttempt(challengeID: String) async throws {
+        try await executor.write { db in
+            try await db.raw("UPDATE challenges SET attempts = attempts - 1 WHERE id = \(bind: challengeID) AND attempts > 0")
+                .run()
+        }
+    }
+
+    public func consumeChallenge(id: String, at: Date) async throws -> Bool {
+        try await executor.write { db in
+            try await db.raw(
+                """
+                UPDATE challenges SET consumed_at = \(bind: at.sqlValue)
+                WHERE id = \(bind: id) AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
+    public func deleteExpiredChallenges(before date: Date) async throws -> Int {
+        try await executor.write { db in
+            try await db.raw("DELETE FROM challenges WHERE expires_at < \(bind: date.sqlValue) RETURNING id").all().count
+        }
+    }
+
+    static func challenge(from row: any SQLRow) throws -> Challenge {
+        Challenge(
+            id: try row.string("id"), connection: try row.string("connection"), recipient: try row.string("recipient"),
+            clientID: try row.string("client_id"), kind: ChallengeKind(rawValue: try row.string("kind")) ?? .code,
+            secretHash: try row.bytes("secret_hash"), attempts: try row.int("attempts"),
+            maxAttempts: try row.int("max_attempts"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"), consumedAt: try row.optionalDate("consumed_at"))
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import SQLKit
+import SesameCore
+
+extension SQLStorage: GrantRepository {
+    public func createAuthorizationCode(_ code: AuthorizationCode) async throws {
+        try await executor.write { db in
+            try await db.raw(
+                """
+                INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, nonce, audience,
+                code_challenge, created_at, expires_at) VALUES (\(bind: Data(code.codeHash)), \(bind: code.clientID),
+                \(bind: code.userID), \(bind: code.redirectURI), \(bind: code.scope), \(bind: code.nonce),
+                \(bind: code.audience), \(bind: code.codeChallenge), \(bind: code.createdAt.sqlValue),
+                \(bind: code.expiresAt.sqlValue))
+                """
+            ).run()
+        }
+    }
+
+    public func consumeAuthorizationCode(hashes: [[UInt8]], at: Date) async throws -> AuthorizationCode? {
+        try await executor.write { db in
+            for hash in hashes {
+                let row = try await db.raw(
+                    """
+                    UPDATE authorization_codes SET consumed_at = \(bind: at.sqlValue)
+                    WHERE code_hash = \(bind: Data(hash)) AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue)
+                    RETURNING *
+                    """
+                ).first()
+                if let row { return try Self.authorizationCode(from: row) }
+            }
+            return nil
+        }
+    }
+
+    public func createRefreshToken(_ token: RefreshToken) async throws {
+        try await executor.write { db in try await Self.insert(token, into: db) }
+    }
+
+    public func rotateRefreshToken(
+        hashes: [[UInt8]], clientID: String, at: Date, replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
+    ) async throws -> RefreshRotation {
+        try await executor.transaction { db in
+                for hash in hashes {
+                    if let row = try await db.raw(
+                        """
+                        UPDATE refresh_tokens SET rotated_at = \(bind: at.sqlValue)
+                        WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID) AND rotated_at IS NULL
+                        AND revoked_at IS NULL AND expires_at > \(bind: at.sqlValue) RETURNING *
+                        """
+                    ).first() {
+                        let previous = try Self.refreshToken(from: row)
+                        try await Self.insert(replacement(previous), into: db)
+                        return .rotated(previous: previous)
+                    }
+                }
+                guard let family = try await Self.spentFamily(hashes: hashes, clientID: clientID, db: db) else { return .unknown }
+                try await Self.revokeFamily(family, at: at, db: db)
+                return .reused(familyID: family)
+        }
+    }
+
+    public func revokeRefreshToken(hashes: [[UInt8]], clientID: String, at: Date) async throws -> Bool {
+        try await executor.transaction { db in
+            for hash in hashes {
+                let row = try await db.raw(
+                    "SELECT family_id FROM refresh_tokens WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID)"
+                ).first()
+                if let row {
+                    try await Self.revokeFamily(try row.string("family_id"), at: at, db: db)
+                    return true
+                }
+            }
+            return false
+        }
+    }
+
+    public func revokeRefreshTokens(userID: String, at: Date) async throws {
+        try await executor.write { db in
+            try await db.raw(
+                "UPDATE refresh_tokens SET revoked_at = \(bind: at.sqlValue) WHERE user_id = \(bind: userID) AND revoked_at IS NULL"
+            ).run()
+        }
+    }
+
+    /// The family of a token that was already rotated or revoked: presenting it is reuse.
+    private static func spentFamily(hashes: [[UInt8]], clientID: String, db: any SQLDatabase) async throws -> String? {
+        for hash in hashes {
+            if let row = try await db.raw(
+                """
+                SELECT family_id FROM refresh_tokens WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID)
+                AND (rotated_at IS NOT NULL OR revoked_at IS NOT NULL)
+                """
+            ).first() { return try row.string("family_id") }
+        }
+        return nil
+    }
+
+    private static func revokeFamily(_ family: String, at: Date, db: any SQLDatabase) async throws {
+        try await db.raw(
+            "UPDATE refresh_tokens SET revoked_at = \(bind: at.sqlValue) WHERE family_id = \(bind: family) AND revoked_at IS NULL"
+        ).run()
+    }
+
+    private static func insert(_ token: RefreshToken, into db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO refresh_tokens (id, family_id, token_hash, client_id, user_id, scope, audience, created_at,
+            expires_at, rotated_at, revoked_at) VALUES (\(bind: token.id), \(bind: token.familyID),
+            \(bind: Data(token.tokenHash)), \(bind: token.clientID), \(bind: token.userID), \(bind: token.scope),
+            \(bind: token.audience), \(bind: token.createdAt.sqlValue), \(bind: token.expiresAt.sqlValue),
+            \(bind: token.rotatedAt?.sqlValue), \(bind: token.revokedAt?.sqlValue))
+            """
+        ).run()
+    }
+
+    private static func refreshToken(from row: any SQLRow) throws -> RefreshToken {
+        RefreshToken(
+            id: try row.string("id"), familyID: try row.string("family_id"), tokenHash: try row.bytes("token_hash"),
+            clientID: try row.string("client_id"), userID: try row.string("user_id"), scope: try row.string("scope"),
+            audience: try row.optionalString("audience"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"), rotatedAt: try row.optionalDate("rotated_at"),
+            revokedAt: try row.optionalDate("revoked_at"))
+    }
+
+    private static func authorizationCode(from row: any SQLRow) throws -> AuthorizationCode {
+        AuthorizationCode(
+            codeHash: try row.bytes("code_hash"), clientID: try row.string("client_id"), userID: try row.string("user_id"),
+            redirectURI: try row.string("redirect_uri"), scope: try row.string("scope"), nonce: try row.optionalString("nonce"),
+            audience: try row.optionalString("audience"), codeChallenge: try row.optionalString("code_challenge"),
+            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
+    }
+}
+

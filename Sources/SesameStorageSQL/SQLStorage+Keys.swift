@@ -1,0 +1,108 @@
+import Foundation
+import SQLKit
+import SesameCore
+
+extension SQLStorage: KeyRepository {
+    public func signingKeys() async throws -> [SigningKeyRecord] {
+        try await executor.read { db in
+            try await db.raw("SELECT * FROM signing_keys ORDER BY created_at DESC, kid").all().map { row in
+                SigningKeyRecord(
+                    kid: try row.string("kid"), privateKeyPEM: try row.string("private_key_pem"),
+                    createdAt: try row.date("created_at"))
+            }
+        }
+    }
+
+    public func addSigningKey(_ key: SigningKeyRecord) async throws {
+        try await executor.write { db in
+            try await db.raw(
+                """
+                INSERT INTO signing_keys (kid, private_key_pem, created_at)
+                VALUES (\(bind: key.kid), \(bind: key.privateKeyPEM), \(bind: key.createdAt.sqlValue))
+                """
+            ).run()
+        }
+    }
+
+    public func hmacSecrets() async throws -> [[UInt8]] {
+        try await executor.read { db in
+            try await db.raw("SELECT secret FROM hmac_secrets ORDER BY seq DESC").all().map { try $0.bytes("secret") }
+        }
+    }
+
+    public func addHMACSecret(_ secret: [UInt8], at: Date) async throws {
+        try await executor.write { db in
+            try await db.raw(
+                "INSERT INTO hmac_secrets (secret, created_at) VALUES (\(bind: Data(secret)), \(bind: at.sqlValue))"
+            ).run()
+        }
+    }
+}
+
+extension SQLStorage: RateLimitRepository {
+    public func hit(key: String, windowStart: Date) async throws -> Int {
+        try await executor.write { db in
+            let row = try await db.raw(
+                """
+                INSERT INTO rate_limits (key, window_start, count) VALUES (\(bind: key), \(bind: windowStart.sqlValue), 1)
+                ON CONFLICT (key) DO UPDATE SET
+                  count = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
+                  window_start = excluded.window_start
+                RETURNING count
+                """
+            ).first()
+            guard let row else { throw StorageError.unavailable("rate limit upsert returned no row") }
+            return try row.int("count")
+        }
+    }
+}
+
+extension SQLStorage: EventRepository {
+    public func addOutboxMessage(_ message: OutboxMessage, keep: Int) async throws {
+        try await executor.transaction { db in
+            try await db.raw(
+                """
+                INSERT INTO outbox (id, channel, recipient, code, link, subject, body, created_at) VALUES (\(bind: message.id),
+                \(bind: message.channel), \(bind: message.recipient), \(bind: message.code), \(bind: message.link),
+                \(bind: message.subject), \(bind: message.body), \(bind: message.createdAt.sqlValue))
+                """
+            ).run()
+            try await db.raw("DELETE FROM outbox WHERE seq <= (SELECT MAX(seq) FROM outbox) - \(bind: keep)").run()
+        }
+    }
+
+    public func recentOutboxMessages(limit: Int) async throws -> [OutboxMessage] {
+        try await executor.read { db in
+            try await db.raw("SELECT * FROM outbox ORDER BY seq DESC LIMIT \(bind: limit)").all().map { row in
+                OutboxMessage(
+                    id: try row.string("id"), channel: try row.string("channel"), recipient: try row.string("recipient"),
+                    code: try row.optionalString("code"), link: try row.optionalString("link"),
+                    subject: try row.optionalString("subject"), body: try row.string("body"),
+                    createdAt: try row.date("created_at"))
+            }
+        }
+    }
+
+    public func recordAudit(_ event: AuditEvent) async throws {
+        try await executor.write { db in
+            try await db.raw(
+                """
+                INSERT INTO audit_events (type, user_id, client_id, ip, detail, at) VALUES (\(bind: event.type),
+                \(bind: event.userID), \(bind: event.clientID), \(bind: event.ip), \(bind: event.detail),
+                \(bind: event.at.sqlValue))
+                """
+            ).run()
+        }
+    }
+
+    public func recentAuditEvents(limit: Int) async throws -> [AuditEvent] {
+        try await executor.read { db in
+            try await db.raw("SELECT * FROM audit_events ORDER BY seq DESC LIMIT \(bind: limit)").all().map { row in
+                AuditEvent(
+                    type: try row.string("type"), userID: try row.optionalString("user_id"),
+                    clientID: try row.optionalString("client_id"), ip: try row.optionalString("ip"),
+                    detail: try row.string("detail"), at: try row.date("at"))
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SQLKit
+import SesameCore
+
+extension SQLStorage: UserRepository {
+    static let userColumns = """
+        id, connection, identifier, email, email_verified, phone_number, phone_verified, name, nickname, picture,
+        blocked, created_at, updated_at, last_login, logins_count
+        """
+
+    public func createUser(_ user: User) async throws {
+        _ = try await executor.write { db in try await Self.insert(user, into: db, suffix: "") }
+    }
+
+    public func user(id: String) async throws -> User? {
+        try await executor.read { db in
+            try await db.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE id = \(bind: id)").first()
+                .map(Self.user(from:))
+        }
+    }
+
+    public func user(connection: String, identifier: String) async throws -> User? {
+        try await executor.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: Self.userColumns) FROM users
+                WHERE connection = \(bind: connection) AND identifier = \(bind: identifier)
+                """
+            ).first().map(Self.user(from:))
+        }
+    }
+
+    public func listUsers(limit: Int, offset: Int) async throws -> [User] {
+        try await executor.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: Self.userColumns) FROM users ORDER BY created_at DESC, id
+                LIMIT \(bind: limit) OFFSET \(bind: offset)
+                """
+            ).all().map(Self.user(from:))
+        }
+    }
+
+    public func updateUser(id: String, _ transform: @escaping @Sendable (inout User) throws -> Void) async throws -> User {
+        try await executor.transaction { db in
+            guard let row = try await db.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE id = \(bind: id)").first()
+            else { throw StorageError.notFound("user \(id)") }
+            var user = try Self.user(from: row)
+            try transform(&user)
+            try await db.raw(
+                """
+                UPDATE users SET email = \(bind: user.email), email_verified = \(bind: user.emailVerified.sqlValue),
+                phone_number = \(bind: user.phoneNumber), phone_verified = \(bind: user.phoneVerified.sqlValue),
+                name = \(bind: user.name), nickname = \(bind: user.nickname), picture = \(bind: user.picture),
+                blocked = \(bind: user.blocked.sqlValue), updated_at = \(bind: user.updatedAt.sqlValue)
+                WHERE id = \(bind: id)
+                """
+            ).run()
+            return user
+        }
+    }
+
+    public func deleteUser(id: String) async throws {
+        let deleted = try await executor.write { db in
+            try await db.raw("DELETE FROM users WHERE id = \(bind: id) RETURNING id").all().count
+        }
+        if deleted == 0 { throw StorageError.notFound("user \(id)") }
+    }
+
+    public func recordLogin(_ newUser: User, at: Date) async throws -> User {
+        try await executor.write { db in
+            // One statement: concurrent first logins of one address create one user.
+            let row = try await Self.insert(
+                newUser, into: db,
+                suffix: """
+                    ON CONFLICT (connection, identifier) DO UPDATE SET logins_count = users.logins_count + 1,
+                    last_login = \(at.sqlValue), updated_at = \(at.sqlValue)
+                    RETURNING \(Self.userColumns)
+                    """,
+                login: at)
+            guard let row else { throw StorageError.unavailable("recordLogin returned no row") }
+            return try Self.user(from: row)
+        }
+    }
+
+    @discardableResult
+    private static func insert(_ user: User, into db: any SQLDatabase, suffix: String, login: Date? = nil) async throws
+        -> (any SQLRow)?
+    {
+        try await db.raw(
+            """
+            INSERT INTO users (\(unsafeRaw: userColumns)) VALUES (\(bind: user.id), \(bind: user.connection),
+            \(bind: user.identifier), \(bind: user.email), \(bind: user.emailVerified.sqlValue), \(bind: user.phoneNumber),
+            \(bind: user.phoneVerified.sqlValue), \(bind: user.name), \(bind: user.nickname), \(bind: user.picture),
+            \(bind: user.blocked.sqlValue), \(bind: user.createdAt.sqlValue), \(bind: (login ?? user.updatedAt).sqlValue),
+            \(bind: (login ?? user.lastLogin)?.sqlValue), \(bind: login == nil ? user.loginsCount : 1)) \(unsafeRaw: suffix)
+            """
+        ).first()
+    }
+
+    static func user(from row: any SQLRow) throws -> User {
+        User(
+            id: try row.string("id"), connection: try row.string("connection"), identifier: try row.string("identifier"),
+            email: try row.optionalString("email"), emailVerified: try row.bool("email_verified"),
+            phoneNumber: try row.optionalString("phone_number"), phoneVerified: try row.bool("phone_verified"),
+            name: try row.optionalString("name"), nickname: try row.optionalString("nickname"),
+            picture: try row.optionalString("picture"), blocked: try row.bool("blocked"),
+            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
+            lastLogin: try row.optionalDate("last_login"), loginsCount: try row.int("logins_count"))
+    }
+}
+

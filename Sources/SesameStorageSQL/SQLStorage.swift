@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import SQLKit
+import SesameCore
+
+/// The SQL backend of every repository protocol. The statements are shared by SQLite and
+/// PostgreSQL; only the ``SQLExecutor`` and the migrations differ.
+public final class SQLStorage: Sendable {
+    let executor: any SQLExecutor
+
+    init(executor: any SQLExecutor) {
+        self.executor = executor
+    }
+
+    /// Opens (creating if needed) an SQLite database file and brings its schema up to date.
+    /// - Parameter path: the file, or nil for a private in-memory database (tests).
+    public static func sqlite(path: String?, logger: Logger = Logger(label: "sesame.sqlite")) async throws -> SQLStorage {
+        let storage = SQLStorage(executor: try await SQLiteExecutor.open(path: path, logger: logger))
+        try await storage.migrate()
+        return storage
+    }
+
+    /// Closes the database connections.
+    public func shutdown() async throws {
+        try await executor.shutdown()
+    }
+}
+
+extension Bool {
+    /// Booleans are stored as 0/1 in both dialects.
+    var sqlValue: Int { self ? 1 : 0 }
+}
+
+extension Date {
+    /// Instants are stored as integer milliseconds.
+    var sqlValue: Int64 { epochMilliseconds }
+}
+
+extension SQLRow {
+    func string(_ column: String) throws -> String { try decode(column: column, as: String.self) }
+    func optionalString(_ column: String) throws -> String? { try decode(column: column, as: String?.self) }
+    func int(_ column: String) throws -> Int { Int(try decode(column: column, as: Int64.self)) }
+    func bool(_ column: String) throws -> Bool { try decode(column: column, as: Int64.self) != 0 }
+    func date(_ column: String) throws -> Date { Date(epochMilliseconds: try decode(column: column, as: Int64.self)) }
+    func optionalDate(_ column: String) throws -> Date? {
+        try decode(column: column, as: Int64?.self).map(Date.init(epochMilliseconds:))
+    }
+    func bytes(_ column: String) throws -> [UInt8] { [UInt8](try decode(column: column, as: Data.self)) }
+
+    /// Decodes a JSON text column into `T`.
+    func json<T: Decodable>(_ column: String, as type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(try string(column).utf8))
+    }
+}
+
+/// JSON text for option columns.
+func jsonText(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
