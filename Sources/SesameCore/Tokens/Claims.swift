@@ -43,6 +43,20 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public var scope: String
     public var gty: String?
 
+    /// Creates access-token claims.
+    public init(
+        iss: String, sub: String, aud: [String], azp: String, iat: Int64, exp: Int64, scope: String, gty: String? = nil
+    ) {
+        self.iss = iss
+        self.sub = sub
+        self.aud = aud
+        self.azp = azp
+        self.iat = iat
+        self.exp = exp
+        self.scope = scope
+        self.gty = gty
+    }
+
     /// Expiry is checked by ``TokenService`` against the injected clock, not here.
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import SesameCore
 
 /// Turns every error into Auth0's `{error, error_description}` shape at one boundary, so no
@@ -17,6 +18,8 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as SesameError {
             if let detail = error.logDetail { context.logger.info("\(error.code): \(detail)") }
             return Responses.error(error)
+        } catch is NIOTooManyBytesError {
+            return Responses.error(Self.translate(HTTPError(.contentTooLarge), request: request))
         } catch let error as HTTPError {
             return Responses.error(Self.translate(error, request: request))
         } catch let error as StorageError where error.isUnavailable {
