@@ -108,9 +108,12 @@ let package = Package(
         .executableTarget(
             name: "sesame-bench",
             dependencies: [
-                "SesameServer",
+                "SesameServer", "SesameStorageSQL",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

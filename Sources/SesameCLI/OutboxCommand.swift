@@ -18,8 +18,11 @@ struct OutboxCommand: AsyncParsableCommand {
     @Option(help: "How many messages to show.")
     var limit = 20
 
+    @Option(help: "Only messages to this address or phone number.")
+    var to: String?
+
     func run() async throws {
-        let messages = try await withStorage(storage) { try await $0.recentOutboxMessages(limit: limit) }
+        let messages = try await withStorage(storage) { try await $0.recentOutboxMessages(limit: limit, recipient: to) }
         if json {
             try printJSON(messages.map(OutboxMessageBody.init))
         } else if messages.isEmpty {

@@ -93,7 +93,9 @@ enum SupportChecks {
                     OutboxMessage(id: "m\(index)", channel: "email", recipient: "a@b.c", code: "\(index)", link: nil,
                                   subject: "s", body: "b", createdAt: clock.now()), keep: 3)
             }
-            try await expect(try await store.recentOutboxMessages(limit: 10).map(\.id) == ["m4", "m3", "m2"], "newest 3 kept")
+            try await expect(try await store.recentOutboxMessages(limit: 10, recipient: nil).map(\.id) == ["m4", "m3", "m2"], "newest 3 kept")
+            try await expect(try await store.recentOutboxMessages(limit: 10, recipient: "x@y.z").isEmpty, "filter by recipient")
+            try await expect(try await store.recentOutboxMessages(limit: 1, recipient: "a@b.c").map(\.id) == ["m4"], "newest to a@b.c")
             try await store.recordAudit(AuditEvent(type: "login", detail: "one", at: clock.now()))
             try await store.recordAudit(AuditEvent(type: "login", detail: "two", at: clock.now()))
             try await expect(try await store.recentAuditEvents(limit: 1).map(\.detail) == ["two"], "newest audit event first")

@@ -66,6 +66,7 @@ enum Migrations {
             CREATE TABLE outbox (seq \(serial), id TEXT NOT NULL, channel TEXT NOT NULL, recipient TEXT NOT NULL,
               code TEXT, link TEXT, subject TEXT, body TEXT NOT NULL, created_at \(int) NOT NULL)
             """,
+            "CREATE INDEX outbox_recipient ON outbox (recipient, seq)",
             """
             CREATE TABLE audit_events (seq \(serial), type TEXT NOT NULL, user_id TEXT, client_id TEXT, ip TEXT,
               detail TEXT NOT NULL, at \(int) NOT NULL)

@@ -71,9 +71,10 @@ extension SQLStorage: EventRepository {
         }
     }
 
-    public func recentOutboxMessages(limit: Int) async throws -> [OutboxMessage] {
+    public func recentOutboxMessages(limit: Int, recipient: String?) async throws -> [OutboxMessage] {
         try await executor.read { db in
-            try await db.raw("SELECT * FROM outbox ORDER BY seq DESC LIMIT \(bind: limit)").all().map { row in
+            let filter: SQLQueryString = recipient.map { "WHERE recipient = \(bind: $0)" } ?? ""
+            return try await db.raw("SELECT * FROM outbox \(filter) ORDER BY seq DESC LIMIT \(bind: limit)").all().map { row in
                 OutboxMessage(
                     id: try row.string("id"), channel: try row.string("channel"), recipient: try row.string("recipient"),
                     code: try row.optionalString("code"), link: try row.optionalString("link"),

@@ -106,8 +106,8 @@ public protocol RateLimitRepository: Sendable {
 public protocol EventRepository: Sendable {
     /// Stores an outbox message and keeps only the newest `keep` messages.
     func addOutboxMessage(_ message: OutboxMessage, keep: Int) async throws
-    /// The newest outbox messages first.
-    func recentOutboxMessages(limit: Int) async throws -> [OutboxMessage]
+    /// The newest outbox messages first, optionally only those to `recipient`.
+    func recentOutboxMessages(limit: Int, recipient: String?) async throws -> [OutboxMessage]
     /// Appends an audit event.
     func recordAudit(_ event: AuditEvent) async throws
     /// The newest audit events first.

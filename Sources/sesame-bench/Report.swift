@@ -1,0 +1,59 @@
+import Foundation
+
+/// What `otp-login` prints, as text or one JSON object.
+struct Report: Encodable {
+    var loginsPerSecond = 0.0
+    var p50Milliseconds = 0.0
+    var p99Milliseconds = 0.0
+    var rsa2048SignsPerSecond: Double
+    var ratio = 0.0
+    var idleRSSBytes: Int?
+    var readyMilliseconds: Double?
+    var failures = 0
+    var logins = 0
+    var concurrency: Int
+    var duration: Int
+    var cores = ProcessInfo.processInfo.activeProcessorCount
+    var server = ServerProcess.usesSesameBinary ? "sesame serve" : "sesame-bench server (same server code)"
+
+    init(rsa2048SignsPerSecond: Double, concurrency: Int, duration: Int) {
+        self.rsa2048SignsPerSecond = rsa2048SignsPerSecond
+        self.concurrency = concurrency
+        self.duration = duration
+    }
+
+    mutating func record(_ result: LoadGenerator.Result) {
+        logins = result.latencies.count
+        failures = result.failures
+        loginsPerSecond = Double(logins) / max(result.elapsed, 0.001)
+        p50Milliseconds = result.latencies.percentile(0.5)
+        p99Milliseconds = result.latencies.percentile(0.99)
+        ratio = loginsPerSecond / rsa2048SignsPerSecond
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case loginsPerSecond = "logins_per_second", p50Milliseconds = "p50_ms", p99Milliseconds = "p99_ms"
+        case rsa2048SignsPerSecond = "rsa2048_signs_per_second", ratio, idleRSSBytes = "idle_rss_bytes"
+        case readyMilliseconds = "ready_ms", failures, logins, concurrency, duration = "duration_s", cores, server
+    }
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    var text: String {
+        func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+        return """
+            complete email-code logins: \(f(loginsPerSecond)) /s  (\(logins) logins, \(failures) failed, \
+            concurrency \(concurrency), \(duration) s)
+            latency p50 \(f(p50Milliseconds, 2)) ms, p99 \(f(p99Milliseconds, 2)) ms
+            RSA-2048 signing bound (\(cores) cores, same run): \(f(rsa2048SignsPerSecond)) /s
+            ratio to the bound: \(f(ratio * 100)) %
+            idle RSS: \(idleRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a")
+            start to ready on restart: \(readyMilliseconds.map { f($0) + " ms" } ?? "n/a")
+            server: \(server)
+            """
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import SesameServer
+
+/// Runs the server exactly as `sesame serve` does (same runtime, same application), for
+/// when the `sesame` executable is not built next to the benchmark.
+struct ServerChild: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server", abstract: "Run a server the way `sesame serve` does.", shouldDisplay: false)
+
+    @Option var dataDir: String
+    @Option var port = 0
+
+    func run() async throws {
+        let configuration = try await ServerConfiguration.load(
+            flags: ["data_dir": dataDir, "port": String(port)], environment: ProcessInfo.processInfo.environment)
+        var logger = Logger(label: "sesame")
+        logger.logLevel = .warning
+        let runtime = try await SesameRuntime.start(configuration, logger: logger)
+        let app = buildApplication(runtime) { port in
+            FileHandle.standardOutput.write(Data("Sesame is listening on 127.0.0.1:\(port)\n".utf8))
+        }
+        try await app.runService()
+    }
+}

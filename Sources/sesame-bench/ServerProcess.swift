@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import Foundation
+
+/// A `sesame serve` child process: started, measured (ready time, RSS) and stopped.
+final class ServerProcess {
+    let process = Process()
+    let port: Int
+    /// Time from spawning the process to the first successful `/health`.
+    let readyMilliseconds: Double
+
+    /// Starts a server on a free port over `dataDirectory` and waits until it answers.
+    init(dataDirectory: String, environment: [String: String]) async throws {
+        let started = ContinuousClock.now
+        let (executable, arguments) = Self.command(dataDirectory: dataDirectory)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        port = try Self.readPort(from: output.fileHandleForReading)
+        try await Self.waitForHealth(port: port)
+        let elapsed = ContinuousClock.now - started
+        readyMilliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+    }
+
+    /// Resident memory of the server process (Linux /proc).
+    var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Prefers the real `sesame` binary built beside the benchmark; otherwise runs this
+    /// benchmark's `server` subcommand, which runs the same server code.
+    static func command(dataDirectory: String) -> (String, [String]) {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let sesame = here.deletingLastPathComponent().appendingPathComponent("sesame").path
+        if FileManager.default.isExecutableFile(atPath: sesame) {
+            return (sesame, ["serve", "--port", "0", "--data-dir", dataDirectory])
+        }
+        return (here.path, ["server", "--port", "0", "--data-dir", dataDirectory])
+    }
+
+    static var usesSesameBinary: Bool { command(dataDirectory: "").1.first == "serve" }
+
+    private static func readPort(from handle: FileHandle) throws -> Int {
+        var text = ""
+        while let data = try handle.read(upToCount: 1), !data.isEmpty {
+            text += String(decoding: data, as: UTF8.self)
+            if text.hasSuffix("\n"), let range = text.range(of: "listening on 127.0.0.1:") {
+                let digits = text[range.upperBound...].prefix { $0.isNumber }
+                if let port = Int(digits) { return port }
+            }
+        }
+        throw BenchError("the server exited before listening:\n\(text)")
+    }
+
+    private static func waitForHealth(port: Int) async throws {
+        for _ in 0..<500 {
+            let request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/health")
+            if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(1)), response.status == .ok {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        throw BenchError("the server did not become healthy")
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
