@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SesameCore", targets: ["SesameCore"]),
         .library(name: "SesameAPI", targets: ["SesameAPI"]),
         .library(name: "SesameWebAuthn", targets: ["SesameWebAuthn"]),
+        .library(name: "SesameDelivery", targets: ["SesameDelivery"]),
         .library(name: "SesameStorageSQL", targets: ["SesameStorageSQL"]),
         .library(name: "SesameStorageConformance", targets: ["SesameStorageConformance"]),
         .library(name: "SesameServer", targets: ["SesameServer"]),
@@ -45,6 +46,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
+            exclude: ["Documentation.md"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -77,6 +79,7 @@ let package = Package(
             name: "SesameDelivery",
             dependencies: [
                 "SesameCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -93,6 +96,7 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -117,7 +121,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SesameWebAuthnTests", dependencies: ["SesameWebAuthn"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SesameWebAuthnTests",
+            dependencies: [
+                "SesameWebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "SesameCoreTests", dependencies: ["SesameCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SesameStorageSQLTests",
@@ -132,7 +146,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SesameDeliveryTests", dependencies: ["SesameDelivery"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SesameDeliveryTests",
+            dependencies: [
+                "SesameDelivery", "SesameCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "SesameCLITests", dependencies: ["SesameCLI"], swiftSettings: swiftSettings),
     ]
 )

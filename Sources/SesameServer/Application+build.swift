@@ -26,6 +26,7 @@ public func buildRouter(_ sesame: Sesame, trustProxy: Bool) -> Router<SesameRequ
     LegacyController(sesame: sesame, tokens: tokens).register(on: router)
     PasswordlessController(sesame: sesame, trustProxy: trustProxy).register(on: router)
     MagicLinkController(sesame: sesame, trustProxy: trustProxy).register(on: router)
+    AuthorizeController(sesame: sesame, trustProxy: trustProxy).register(on: router)
     OIDCController(sesame: sesame).register(on: router)
     return router
 }

@@ -17,6 +17,8 @@ public struct SesameRuntime: Sendable {
         _ configuration: ServerConfiguration, clock: any SesameClock = SystemClock(),
         random: any RandomSource = SystemRandomSource(), logger: Logger = Logger(label: "sesame")
     ) async throws -> SesameRuntime {
+        var configuration = configuration
+        try await configuration.resolveEphemeralPort()
         let storage = try await openStorage(configuration, logger: logger)
         let delivery = try DeliveryFactory(configuration: configuration, storage: storage, clock: clock, random: random, logger: logger)
             .make()

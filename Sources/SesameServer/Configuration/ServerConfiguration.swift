@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import SesameCore
 
 /// Everything `sesame serve` reads at start. Sources, highest first: command-line flags,
@@ -32,12 +34,26 @@ public struct ServerConfiguration: Sendable {
     public var email = EmailDeliverySettings()
     public var sms = SMSDeliverySettings()
     public var logLevel = "info"
+    /// True when no issuer was configured and it was derived from the port.
+    public var issuerIsDefault = true
 
     /// A configuration with every default, for tests and embedding.
     public init(port: Int = 3000, dataDirectory: String = "./sesame-data", issuer: String? = nil) {
         self.port = port
         self.dataDirectory = dataDirectory
         self.settings = LoginSettings(issuer: issuer ?? "http://localhost:\(port)/")
+        self.issuerIsDefault = issuer == nil
+    }
+
+    /// With port 0 the system picks the port; a derived issuer must then name the port
+    /// actually used, so the port is chosen here, before anything is built from it.
+    mutating func resolveEphemeralPort() async throws {
+        guard port == 0 else { return }
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: host, port: 0).get()
+        port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        if issuerIsDefault { settings.issuer = "http://localhost:\(port)/" }
     }
 
     /// The SQLite file: `database`, or `sesame.sqlite` in the data directory.

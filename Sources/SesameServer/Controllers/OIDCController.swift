@@ -37,6 +37,7 @@ struct OIDCController {
 /// OpenID Provider Metadata (OpenID Connect Discovery 1.0 §3).
 struct DiscoveryDocument: Encodable {
     let issuer: String
+    let authorizationEndpoint: String
     let tokenEndpoint: String
     let userinfoEndpoint: String
     let jwksURI: String
@@ -58,6 +59,7 @@ struct DiscoveryDocument: Encodable {
 
     init(issuer: String) {
         self.issuer = issuer
+        authorizationEndpoint = issuer + "authorize"
         tokenEndpoint = issuer + "oauth/token"
         userinfoEndpoint = issuer + "userinfo"
         jwksURI = issuer + ".well-known/jwks.json"
@@ -65,7 +67,7 @@ struct DiscoveryDocument: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case issuer, tokenEndpoint = "token_endpoint", userinfoEndpoint = "userinfo_endpoint", jwksURI = "jwks_uri"
+        case issuer, authorizationEndpoint = "authorization_endpoint", tokenEndpoint = "token_endpoint", userinfoEndpoint = "userinfo_endpoint", jwksURI = "jwks_uri"
         case revocationEndpoint = "revocation_endpoint", scopesSupported = "scopes_supported"
         case responseTypesSupported = "response_types_supported", responseModesSupported = "response_modes_supported"
         case grantTypesSupported = "grant_types_supported", subjectTypesSupported = "subject_types_supported"

@@ -1,7 +1,10 @@
+import Foundation
 import Logging
 import SesameCore
+import SesameDelivery
 
-/// Builds the senders the configuration names.
+/// Builds the senders the configuration names: the console outbox unless SMTP, Twilio or
+/// an HTTP gateway is configured for a channel.
 struct DeliveryFactory {
     let configuration: ServerConfiguration
     let storage: any EventRepository
@@ -12,6 +15,68 @@ struct DeliveryFactory {
     func make() throws -> MessageDelivery {
         let console = ConsoleSender(
             storage: storage, clock: clock, random: random, keep: configuration.settings.outboxKeep, logger: logger)
-        return MessageDelivery(email: console, sms: console)
+        return MessageDelivery(
+            email: try emailSender(configuration.email) ?? console,
+            sms: smsSender(configuration.sms) ?? console)
+    }
+
+    private func emailSender(_ settings: EmailDeliverySettings) throws -> (any MessageSender)? {
+        guard settings.provider == "smtp", let host = settings.smtpHost else { return nil }
+        let from = MailboxAddress(settings.from)
+        let smtp = SMTPConfiguration(
+            host: host, port: settings.smtpPort, fromAddress: from.address, fromName: from.name,
+            username: settings.smtpUsername, password: settings.smtpPassword,
+            security: SMTPConfiguration.Security(setting: settings.smtpSecurity))
+        return try SMTPSender(configuration: smtp)
+    }
+
+    private func smsSender(_ settings: SMSDeliverySettings) -> (any MessageSender)? {
+        switch settings.provider {
+        case "twilio":
+            guard let sid = settings.twilioAccountSID, let token = settings.twilioAuthToken else { return nil }
+            let sender: TwilioConfiguration.Sender = settings.twilioMessagingServiceSID
+                .map { .messagingService(sid: $0) } ?? .phoneNumber(settings.twilioFrom ?? "")
+            return TwilioSender(configuration: TwilioConfiguration(
+                accountSID: sid, authToken: token, sender: sender, baseURL: settings.twilioBaseURL))
+        case "http":
+            guard let url = settings.gatewayURL else { return nil }
+            var gateway = HTTPGatewayConfiguration(url: url, sender: settings.gatewaySender)
+            if let secret = settings.gatewaySecret {
+                gateway.authentication = .init(
+                    subject: settings.gatewaySubject ?? "sesame", audience: settings.gatewayAudience ?? url, secret: secret)
+            }
+            return HTTPGatewaySender(configuration: gateway)
+        default:
+            return nil
+        }
+    }
+}
+
+extension SMTPConfiguration.Security {
+    /// Maps the configuration words (`none`, `starttls`, `tls`), already validated on load.
+    init(setting: String) {
+        switch setting {
+        case "none": self = .none
+        case "tls": self = .tls
+        default: self = .startTLS
+        }
+    }
+}
+
+/// `Display Name <address@host>` or a bare address, as written in `email.smtp.from`.
+struct MailboxAddress: Equatable {
+    var name: String?
+    var address: String
+
+    init(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let open = trimmed.lastIndex(of: "<"), trimmed.hasSuffix(">") else {
+            self.address = trimmed
+            return
+        }
+        address = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+        let display = trimmed[..<open].trimmingCharacters(in: .whitespaces)
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        name = display.isEmpty ? nil : display
     }
 }

@@ -33,7 +33,7 @@ enum Pages {
         layout(title: "Cannot sign in", body: "<h1>Cannot sign in</h1>\n<p>\(escape(message))</p>")
     }
 
-    private static func layout(title: String, body: String) -> String {
+    static func layout(title: String, body: String) -> String {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

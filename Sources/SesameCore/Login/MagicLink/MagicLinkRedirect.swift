@@ -46,25 +46,38 @@ public struct MagicLinkRedirect: Sendable {
         return (application, redirectURI)
     }
 
-    /// Consumes the link and returns the URL to redirect to.
+    /// Consumes the link and returns the URL to redirect to: the callback with a code, or
+    /// with an OAuth error when the secret or the parameters are refused.
     public func confirm(_ confirmation: MagicLinkConfirmation) async throws -> String {
-        let (application, redirectURI) = try await target(clientID: confirmation.clientID, redirectURI: confirmation.redirectURI)
-        let state = confirmation.parameters.state
+        let (_, redirectURI) = try await target(clientID: confirmation.clientID, redirectURI: confirmation.redirectURI)
         do {
-            try checkParameters(confirmation.parameters)
-            let candidate = try await passwordless.consume(confirmation.credentials, clientID: application.clientID)
-            let user = try await passwordless.coordinator.recordLogin(
-                candidate, method: "magic_link", clientID: application.clientID, ip: confirmation.ip)
-            let code = try await tokens.issueAuthorizationCode(
-                user: user, application: application, redirectURI: redirectURI, parameters: confirmation.parameters)
-            return Self.append(to: redirectURI, [("code", code), ("state", state)])
+            return try await complete(confirmation, method: "magic_link")
         } catch let error as SesameError {
-            let code = error.code == "invalid_grant" || error.code == "unauthorized" ? "access_denied" : error.code
-            return Self.append(to: redirectURI, [("error", code), ("error_description", error.message), ("state", state)])
+            return errorRedirect(error, redirectURI: redirectURI, state: confirmation.parameters.state)
         }
     }
 
-    private func checkParameters(_ parameters: AuthorizeParameters) throws {
+    /// Consumes the secret and returns the callback URL with an authorization code.
+    /// - Throws: the ``SesameError`` that refused it (the hosted login page shows it).
+    public func complete(_ confirmation: MagicLinkConfirmation, method: String) async throws -> String {
+        let (application, redirectURI) = try await target(clientID: confirmation.clientID, redirectURI: confirmation.redirectURI)
+        try checkParameters(confirmation.parameters)
+        let candidate = try await passwordless.consume(confirmation.credentials, clientID: application.clientID)
+        let user = try await passwordless.coordinator.recordLogin(
+            candidate, method: method, clientID: application.clientID, ip: confirmation.ip)
+        let code = try await tokens.issueAuthorizationCode(
+            user: user, application: application, redirectURI: redirectURI, parameters: confirmation.parameters)
+        return Self.append(to: redirectURI, [("code", code), ("state", confirmation.parameters.state)])
+    }
+
+    /// The callback URL carrying `error` as an OAuth error response (RFC 6749 §4.1.2.1).
+    public func errorRedirect(_ error: SesameError, redirectURI: String, state: String?) -> String {
+        let code = error.code == "invalid_grant" || error.code == "unauthorized" ? "access_denied" : error.code
+        return Self.append(to: redirectURI, [("error", code), ("error_description", error.message), ("state", state)])
+    }
+
+    /// Checks `response_type` and the PKCE method before anything is spent.
+    public func checkParameters(_ parameters: AuthorizeParameters) throws {
         if let type = parameters.responseType, type != "code" {
             throw SesameError(.badRequest, "unsupported_response_type", "Only response_type=code is supported.")
         }

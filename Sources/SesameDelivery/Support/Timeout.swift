@@ -1,0 +1,23 @@
+import SesameCore
+
+/// Runs `body`, abandoning it with `error` once `timeout` has passed.
+///
+/// Cancelling `body` is what unblocks it: NIO's async channel streams and AsyncHTTPClient
+/// both end their waits on task cancellation, and the connection is then closed.
+func withTimeout<Result: Sendable>(
+    _ timeout: Duration,
+    error: @escaping @Sendable () -> DeliveryError,
+    _ body: @escaping @Sendable () async throws -> Result
+) async throws -> Result {
+    try await withThrowingTaskGroup(of: Result.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            throw error()
+        }
+        defer { group.cancelAll() }
+        // The first child to finish decides: a result, the body's error, or the timeout.
+        guard let result = try await group.next() else { throw error() }
+        return result
+    }
+}

@@ -1,0 +1,112 @@
+import Hummingbird
+import SesameCore
+
+/// The hosted login page behind `/authorize` (OpenID Connect Core §3.1.2): a standard
+/// authorization-code flow (with PKCE) in which the user proves an email address or phone
+/// number with a one-time code, then returns to the application with a code.
+struct AuthorizeController {
+    let sesame: Sesame
+    let trustProxy: Bool
+
+    func register(on router: Router<SesameRequestContext>) {
+        router.get("/authorize", use: show)
+        router.post("/authorize/start", use: start)
+        router.post("/authorize/verify", use: verify)
+    }
+
+    @Sendable func show(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        var values: [String: String] = [:]
+        for name in MagicLinkController.fields + ["login_hint"] { values[name] = request.uri.queryParameters.get(name) }
+        let form = AuthorizeForm(values)
+        let appName: String
+        do {
+            appName = try await form.check(sesame).name
+        } catch let error as SesameError {
+            return Responses.html(Pages.error(error.message), status: .badRequest)
+        }
+        do {
+            try sesame.magicLinks.checkParameters(form.parameters)
+        } catch let error as SesameError {
+            return Responses.redirect(
+                sesame.magicLinks.errorRedirect(error, redirectURI: form.redirectURI ?? "", state: form.parameters.state))
+        }
+        return Responses.html(Pages.identifierForm(appName: appName, fields: form.hiddenFields, error: nil))
+    }
+
+    @Sendable func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = AuthorizeForm(try await Self.formValues(request, context))
+        let appName = try await form.check(sesame).name
+        let username = form.values["username"] ?? ""
+        let isPhone = username.hasPrefix("+")
+        do {
+            _ = try await sesame.passwordless.start(
+                PasswordlessStartRequest(
+                    clientID: form.clientID, clientSecret: nil, connection: isPhone ? "sms" : "email",
+                    email: isPhone ? nil : username, phoneNumber: isPhone ? username : nil, send: "code",
+                    ip: context.clientIP(request, trustProxy: trustProxy)))
+        } catch let error as SesameError where error.kind == .badRequest || error.kind == .tooManyRequests {
+            let page = Pages.identifierForm(appName: appName, fields: form.hiddenFields, error: error.message)
+            return Responses.html(page, status: error.kind == .tooManyRequests ? .tooManyRequests : .badRequest)
+        }
+        var fields = form.hiddenFields
+        fields += [("username", username), ("connection", isPhone ? "sms" : "email")]
+        return Responses.html(Pages.codeForm(appName: appName, recipient: username, fields: fields, error: nil))
+    }
+
+    @Sendable func verify(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = AuthorizeForm(try await Self.formValues(request, context))
+        let appName = try await form.check(sesame).name
+        let credentials = PasswordlessCredentials(
+            connection: form.values["connection"], username: form.values["username"], code: form.values["otp"])
+        let confirmation = MagicLinkConfirmation(
+            clientID: form.clientID, credentials: credentials, redirectURI: form.redirectURI, parameters: form.parameters,
+            ip: context.clientIP(request, trustProxy: trustProxy))
+        do {
+            return Responses.redirect(try await sesame.magicLinks.complete(confirmation, method: "hosted_otp"))
+        } catch let error as SesameError where error.code == "invalid_grant" || error.code == "invalid_request" {
+            var fields = form.hiddenFields
+            fields += [("username", form.values["username"] ?? ""), ("connection", form.values["connection"] ?? "")]
+            let page = Pages.codeForm(
+                appName: appName, recipient: form.values["username"] ?? "", fields: fields,
+                error: "That code is wrong or has expired. Check it, or go back and ask for a new one.")
+            return Responses.html(page, status: .badRequest)
+        }
+    }
+
+    static func formValues(_ request: Request, _ context: SesameRequestContext) async throws -> [String: String] {
+        let body = try await RequestParameters.parse(request, context: context, allowForm: true)
+        var values: [String: String] = [:]
+        for key in body.keys { values[key] = try body.string(key) }
+        return values
+    }
+}
+
+/// The authorize parameters a login page carries from step to step in hidden fields.
+struct AuthorizeForm {
+    let values: [String: String]
+
+    init(_ values: [String: String]) {
+        self.values = values
+    }
+
+    var clientID: String? { values["client_id"] }
+    var redirectURI: String? { values["redirect_uri"] }
+
+    var parameters: AuthorizeParameters {
+        AuthorizeParameters(
+            responseType: values["response_type"], state: values["state"], scope: values["scope"], nonce: values["nonce"],
+            audience: values["audience"], codeChallenge: values["code_challenge"],
+            codeChallengeMethod: values["code_challenge_method"])
+    }
+
+    /// The authorize parameters, to carry to the next step.
+    var hiddenFields: [(String, String)] {
+        MagicLinkController.fields.compactMap { name in values[name].map { (name, $0) } }
+            .filter { !["connection", "email", "phone_number", "verification_code"].contains($0.0) }
+    }
+
+    /// The application, after checking that the callback is one it allows.
+    func check(_ sesame: Sesame) async throws -> SesameCore.Application {
+        try await sesame.magicLinks.target(clientID: clientID, redirectURI: redirectURI).0
+    }
+}

@@ -1,0 +1,41 @@
+/// The hosted login page (`/authorize`): an address form, then a code form.
+extension Pages {
+    static func identifierForm(appName: String, fields: [(String, String)], error: String?) -> String {
+        form(
+            title: "Sign in to \(appName)", action: "/authorize/start", fields: fields,
+            intro: "Enter your email address or phone number (+15551234567). We will send you a code.",
+            input: "<label>Email or phone<br><input name=\"username\" autocomplete=\"username\" required autofocus></label>",
+            button: "Send code", error: error)
+    }
+
+    static func codeForm(appName: String, recipient: String, fields: [(String, String)], error: String?) -> String {
+        form(
+            title: "Sign in to \(appName)", action: "/authorize/verify", fields: fields,
+            intro: "Enter the code we sent to \(recipient).",
+            input: """
+                <label>Code<br><input name="otp" inputmode="numeric" autocomplete="one-time-code" required autofocus></label>
+                """,
+            button: "Sign in", error: error)
+    }
+
+    private static func form(
+        title: String, action: String, fields: [(String, String)], intro: String, input: String, button: String,
+        error: String?
+    ) -> String {
+        let hidden = fields.map { "<input type=\"hidden\" name=\"\(escape($0.0))\" value=\"\(escape($0.1))\">" }
+            .joined(separator: "\n")
+        let message = error.map { "<p role=\"alert\" style=\"color:#b00020\">\(escape($0))</p>" } ?? ""
+        return layout(
+            title: title,
+            body: """
+                <h1>\(escape(title))</h1>
+                <p>\(escape(intro))</p>
+                \(message)
+                <form method="post" action="\(action)">
+                \(hidden)
+                \(input)
+                <p><button type="submit">\(escape(button))</button></p>
+                </form>
+                """)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A test failure with a message meant for whoever reads the test log.
+struct TestSetupError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The helper servers in Tests/e2e, run as real subprocesses on 127.0.0.1.
+enum TestServers {
+    /// Tests/e2e, found from this file so tests work from any working directory.
+    static let e2eDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent() // Support
+        .deletingLastPathComponent() // SesameDeliveryTests
+        .deletingLastPathComponent() // Tests
+        .appendingPathComponent("e2e")
+
+    /// How long a server may take to open its port: generous, since CI machines are busy.
+    static let readyTimeout: Duration = .seconds(30)
+
+    /// Fails (never skips) when aiosmtpd is missing, saying how to install it.
+    static func requireAiosmtpd() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import aiosmtpd"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestSetupError(description: """
+                The SMTP integration tests need the Python package aiosmtpd, which python3 cannot import. \
+                Install it with: pip install -r Tests/e2e/requirements.txt
+                """)
+        }
+    }
+
+    /// A port nobody listens on right now: bind to port 0, read the port, close.
+    static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port
+        try await channel.close()
+        guard let port else { throw TestSetupError(description: "could not find a free port") }
+        return port
+    }
+
+    /// A fresh scratch directory under the system temporary directory.
+    static func makeTemporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-delivery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs `python3 Tests/e2e/<script> <arguments>`, waits for `port` to accept connections,
+    /// runs `body`, and always terminates the process afterwards.
+    @discardableResult
+    static func withPythonServer<Result>(
+        _ script: String,
+        port: Int,
+        arguments: [String],
+        logDirectory: URL,
+        _ body: () async throws -> Result
+    ) async throws -> Result {
+        let log = logDirectory.appendingPathComponent("\(script).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", e2eDirectory.appendingPathComponent(script).path] + arguments
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        defer { stop(process) }
+        try await waitForPort(port, process: process, log: log)
+        return try await body()
+    }
+
+    /// SIGTERM so the server can flush its files, SIGKILL after a bounded grace period.
+    private static func stop(_ process: Process) {
+        if process.isRunning { process.terminate() }
+        var waited = 0
+        while process.isRunning && waited < 50 {
+            usleep(100_000)
+            waited += 1
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Polls until something accepts TCP connections on `port`, with a bounded wait.
+    private static func waitForPort(_ port: Int, process: Process, log: URL) async throws {
+        let deadline = ContinuousClock.now + readyTimeout
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else {
+                let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                throw TestSetupError(description: "helper server exited early (\(process.terminationStatus)):\n\(output)")
+            }
+            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(1))
+                .connect(host: "127.0.0.1", port: port).get() {
+                try? await channel.close()
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestSetupError(description: "helper server did not open port \(port) within \(readyTimeout)")
+    }
+
+    /// Every JSON line written to `file` so far.
+    static func readJSONLines(_ file: URL) throws -> [[String: Any]] {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        return try text.split(separator: "\n").map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw TestSetupError(description: "not a JSON object: \(line)")
+            }
+            return object
+        }
+    }
+
+    /// A TCP server that accepts connections and never says anything: for timeout tests.
+    @discardableResult
+    static func withSilentServer<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { $0.eventLoop.makeSucceededVoidFuture() }
+            .bind(host: "127.0.0.1", port: 0).get()
+        guard let port = server.localAddress?.port else { throw TestSetupError(description: "silent server has no port") }
+        do {
+            let result = try await body(port)
+            try? await server.close()
+            return result
+        } catch {
+            try? await server.close()
+            throw error
+        }
+    }
+}

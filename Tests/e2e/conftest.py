@@ -1,0 +1,268 @@
+"""Shared fixtures for Sesame's end-to-end tests.
+
+Every test gets its own ``sesame serve --port 0`` process with a fresh data
+directory, so tests never share users, codes, rate-limit counters or keys.
+
+Configure the server per test with the ``sesame_env`` marker::
+
+    @pytest.mark.sesame_env(SESAME_RATE_LIMIT_START_PER_RECIPIENT="2")
+    def test_something(sesame): ...
+
+or start extra servers with the ``sesame_factory`` fixture.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import requests
+
+HERE = Path(__file__).resolve().parent
+# Not resolve()d: .build/debug is a symlink that a rebuild may repoint.
+DEFAULT_BIN = Path(os.path.normpath(HERE / ".." / ".." / ".build" / "debug" / "sesame"))
+
+READY_TIMEOUT = 30.0  # seconds to wait for "ready in N ms"
+BIN_WAIT = 90.0  # the binary is rebuilt now and then; wait for it to reappear
+LISTEN_RE = re.compile(r"Sesame is listening on (127\.0\.0\.1):(\d+)")
+ISSUER_RE = re.compile(r"^\s*issuer:\s*(\S+)\s*$")
+READY_RE = re.compile(r"ready in \d+ ms")
+
+# Every process we start, so that even an interrupted run (Ctrl-C during a
+# test, where fixture teardown may not complete) leaves no server behind.
+_PROCESSES: list = []
+
+
+@atexit.register
+def _kill_leftovers() -> None:
+    for process in _PROCESSES:
+        if process.poll() is None:
+            process.kill()
+
+# Defaults applied to every server unless a test overrides them: every test
+# talks from 127.0.0.1, so the per-IP limit of /passwordless/start (50/h)
+# would otherwise couple unrelated requests within one test.
+BASE_ENV = {
+    "SESAME_RATE_LIMIT_START_PER_IP": "1000",
+}
+
+
+def sesame_binary() -> Path:
+    """Path of the server binary: $SESAME_BIN or ../../.build/debug/sesame."""
+    path = Path(os.environ.get("SESAME_BIN") or DEFAULT_BIN)
+    deadline = time.monotonic() + BIN_WAIT
+    while not (path.is_file() and os.access(path, os.X_OK)):
+        if time.monotonic() > deadline:
+            pytest.fail(f"sesame binary not found at {path} (set SESAME_BIN)")
+        time.sleep(1.0)
+    return path
+
+
+@dataclass
+class SesameServer:
+    """A running ``sesame serve`` process and helpers to drive it."""
+
+    binary: Path
+    data_dir: Path
+    env: dict = field(repr=False)
+    process: subprocess.Popen = field(repr=False)
+    host: str
+    port: int
+    issuer: str
+    client_id: str = ""
+    stdout_lines: list = field(default_factory=list, repr=False)
+
+    # -- addresses -------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def domain(self) -> str:
+        """What auth0-python calls ``domain`` (used with protocol="http")."""
+        return f"{self.host}:{self.port}"
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    # -- CLI against the same data directory -----------------------------
+    def cli(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        """Run ``sesame ARGS --data-dir DIR`` with the server's environment."""
+        proc = subprocess.run(
+            [str(self.binary), *args, "--data-dir", str(self.data_dir)],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        if check and proc.returncode != 0:
+            raise AssertionError(
+                f"sesame {' '.join(args)} exited {proc.returncode}\n"
+                f"stdout: {proc.stdout}\nstderr: {proc.stderr}"
+            )
+        return proc
+
+    def cli_json(self, *args: str):
+        """Run a CLI command with ``--json`` and parse its output."""
+        return json.loads(self.cli(*args, "--json").stdout)
+
+    def outbox(self, limit: int = 100) -> list:
+        """Console-outbox messages, newest first."""
+        return self.cli_json("outbox", "--limit", str(limit))
+
+    def last_message(self, recipient: str) -> dict:
+        """Newest outbox message sent to ``recipient``."""
+        for message in self.outbox():
+            if message["recipient"] == recipient:
+                return message
+        raise AssertionError(f"no outbox message for {recipient}")
+
+    def last_code(self, recipient: str) -> str:
+        return self.last_message(recipient)["code"]
+
+    def apps(self) -> list:
+        return self.cli_json("admin", "apps", "list")
+
+    def logs(self) -> str:
+        log = self.data_dir / "server.stderr.log"
+        out = "".join(self.stdout_lines)
+        err = log.read_text(errors="replace") if log.exists() else ""
+        return f"--- stdout ---\n{out}\n--- stderr ---\n{err}"
+
+    # -- lifecycle -------------------------------------------------------
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+def _start(data_dir: Path, env_overrides: dict, args: tuple) -> SesameServer:
+    binary = sesame_binary()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    # Inherit PATH/HOME etc. but not stray SESAME_* settings from the caller's
+    # shell, so every run starts from the same configuration.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SESAME_")}
+    env.update(BASE_ENV)
+    env.update({k: str(v) for k, v in env_overrides.items()})
+    stderr_log = open(data_dir / "server.stderr.log", "wb")
+    process = subprocess.Popen(
+        [str(binary), "serve", "--port", "0", "--data-dir", str(data_dir), *args],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=stderr_log,
+        text=True,
+        bufsize=1,
+    )
+    stderr_log.close()
+    _PROCESSES.append(process)
+
+    lines: list = []
+    state = {"host": None, "port": None, "issuer": None}
+    ready = threading.Event()
+
+    def pump() -> None:
+        # Keeps draining stdout for the life of the process so the server can
+        # never block on a full pipe; signals readiness on "ready in N ms".
+        for line in process.stdout:
+            lines.append(line)
+            if m := LISTEN_RE.search(line):
+                state["host"], state["port"] = m.group(1), int(m.group(2))
+            elif m := ISSUER_RE.match(line):
+                state["issuer"] = m.group(1)
+            elif READY_RE.search(line):
+                ready.set()
+        ready.set()  # EOF: process ended
+
+    threading.Thread(target=pump, name="sesame-stdout", daemon=True).start()
+
+    def fail(reason: str) -> None:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        err = (data_dir / "server.stderr.log").read_text(errors="replace")
+        pytest.fail(f"sesame did not start: {reason}\nstdout:\n{''.join(lines)}\nstderr:\n{err}")
+
+    if not ready.wait(READY_TIMEOUT):
+        fail(f"no 'ready in' line within {READY_TIMEOUT}s")
+    if process.poll() is not None or state["port"] is None:
+        fail(f"exited with {process.poll()} before listening")
+
+    server = SesameServer(
+        binary=binary,
+        data_dir=data_dir,
+        env=env,
+        process=process,
+        host=state["host"],
+        port=state["port"],
+        issuer=state["issuer"] or "",
+        stdout_lines=lines,
+    )
+    if not server.issuer:
+        server.issuer = requests.get(server.url("/.well-known/openid-configuration"), timeout=10).json()["issuer"]
+    try:
+        default_apps = [a for a in server.apps() if a.get("default")]
+        assert len(default_apps) == 1, f"expected one default app, got {default_apps}"
+        server.client_id = default_apps[0]["client_id"]
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "sesame_env(**env): environment variables for the test's sesame server"
+    )
+    config.addinivalue_line(
+        "markers", "sesame_args(*args): extra command-line arguments for `sesame serve`"
+    )
+
+
+@pytest.fixture
+def sesame_factory(tmp_path):
+    """Start servers on demand; every one is terminated at teardown."""
+    servers: list = []
+
+    def start(env: dict | None = None, args: tuple = (), name: str | None = None) -> SesameServer:
+        data_dir = tmp_path / (name or f"sesame-{len(servers)}")
+        server = _start(data_dir, env or {}, tuple(args))
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def sesame(request, sesame_factory) -> SesameServer:
+    """A fresh Sesame server for this test (see ``sesame_env``/``sesame_args``)."""
+    env_marker = request.node.get_closest_marker("sesame_env")
+    args_marker = request.node.get_closest_marker("sesame_args")
+    env = dict(env_marker.kwargs) if env_marker else {}
+    args = tuple(args_marker.args) if args_marker else ()
+    return sesame_factory(env=env, args=args, name="sesame")
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Attach the server's output to failing tests' reports."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and "sesame" in getattr(item, "funcargs", {}):
+        server = item.funcargs["sesame"]
+        if isinstance(server, SesameServer):
+            report.sections.append(("sesame server output", server.logs()))
