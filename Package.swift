@@ -52,6 +52,7 @@ let package = Package(
         .target(
             name: "SesameCore",
             dependencies: [
+                "SesameWebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -103,7 +104,7 @@ let package = Package(
         .target(
             name: "SesameCLI",
             dependencies: [
-                "SesameServer", "SesameAPI",
+                "SesameServer", "SesameAPI", "SesameWebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -112,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "sesame-bench",
             dependencies: [
-                "SesameServer", "SesameStorageSQL",
+                "SesameServer", "SesameStorageSQL", "SesameWebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -157,6 +158,6 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SesameCLITests", dependencies: ["SesameCLI"], swiftSettings: swiftSettings),
+        .testTarget(name: "SesameCLITests", dependencies: ["SesameCLI", "SesameWebAuthn"], swiftSettings: swiftSettings),
     ]
 )
