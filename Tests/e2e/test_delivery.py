@@ -91,7 +91,7 @@ def test_email_code_goes_through_smtp_and_signs_in(sesame_factory, helper, tmp_p
     [mail] = read_jsonl(mail_log, 1)
     assert mail["mail_from"] == "login@example.com"
     assert mail["rcpt_tos"] == ["ana@example.com"]
-    assert "From: Example Login <login@example.com>" in mail["data"]
+    assert "From: \"Example Login\" <login@example.com>" in mail["data"]
     code = re.search(r"\b(\d{6})\b", mail["data"]).group(1)
     assert login(sesame, "email", "ana@example.com", code)["id_token"]
     # SMTP took the message, so the console outbox stays empty.
