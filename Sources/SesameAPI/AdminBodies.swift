@@ -9,6 +9,8 @@ public struct ApplicationBody: Codable, Sendable, Equatable {
     public var grantTypes: [String]
     public var iosBundleIDs: [String]
     public var androidPackages: [String]
+    public var iosTeamID: String?
+    public var androidFingerprints: [String]
     public var isDefault: Bool
     public var createdAt: String
 
@@ -16,13 +18,14 @@ public struct ApplicationBody: Codable, Sendable, Equatable {
         case clientID = "client_id", clientSecret = "client_secret", name, type, callbacks
         case allowedOrigins = "allowed_origins", grantTypes = "grant_types", iosBundleIDs = "ios_bundle_ids"
         case androidPackages = "android_packages", isDefault = "default", createdAt = "created_at"
+        case iosTeamID = "ios_team_id", androidFingerprints = "android_sha256_cert_fingerprints"
     }
 
     /// Creates an application body.
     public init(
         clientID: String, clientSecret: String?, name: String, type: String, callbacks: [String],
         allowedOrigins: [String], grantTypes: [String], iosBundleIDs: [String], androidPackages: [String],
-        isDefault: Bool, createdAt: String
+        iosTeamID: String? = nil, androidFingerprints: [String] = [], isDefault: Bool, createdAt: String
     ) {
         self.clientID = clientID
         self.clientSecret = clientSecret
@@ -33,6 +36,8 @@ public struct ApplicationBody: Codable, Sendable, Equatable {
         self.grantTypes = grantTypes
         self.iosBundleIDs = iosBundleIDs
         self.androidPackages = androidPackages
+        self.iosTeamID = iosTeamID
+        self.androidFingerprints = androidFingerprints
         self.isDefault = isDefault
         self.createdAt = createdAt
     }

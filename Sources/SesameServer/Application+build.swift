@@ -20,6 +20,7 @@ public func buildApplication(
 public func buildRouter(_ sesame: Sesame, trustProxy: Bool) -> Router<SesameRequestContext> {
     let router = Router(context: SesameRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: CORSMiddleware(sesame: sesame))
     router.add(middleware: ErrorMiddleware())
     let tokens = TokenController(sesame: sesame, trustProxy: trustProxy)
     tokens.register(on: router)
@@ -28,5 +29,7 @@ public func buildRouter(_ sesame: Sesame, trustProxy: Bool) -> Router<SesameRequ
     MagicLinkController(sesame: sesame, trustProxy: trustProxy).register(on: router)
     AuthorizeController(sesame: sesame, trustProxy: trustProxy).register(on: router)
     OIDCController(sesame: sesame).register(on: router)
+    PasskeyController(sesame: sesame, tokens: tokens).register(on: router)
+    AppAssociationController(sesame: sesame).register(on: router)
     return router
 }

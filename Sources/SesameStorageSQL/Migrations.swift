@@ -14,7 +14,7 @@ struct Migration: Sendable {
 
 /// The ordered schema history. Append only: a shipped migration never changes.
 enum Migrations {
-    static let all: [Migration] = [initial]
+    static let all: [Migration] = [initial, passkeys]
 
     /// Instants are integer milliseconds, booleans 0/1 and hashes raw bytes in both
     /// dialects, so repository SQL is identical on SQLite and PostgreSQL.
@@ -71,6 +71,32 @@ enum Migrations {
             CREATE TABLE audit_events (seq \(serial), type TEXT NOT NULL, user_id TEXT, client_id TEXT, ip TEXT,
               detail TEXT NOT NULL, at \(int) NOT NULL)
             """,
+        ]
+    }
+}
+
+extension Migrations {
+    /// Passkeys and the ceremonies that make and use them.
+    static let passkeys = Migration(
+        id: "0003_passkeys",
+        sqlite: passkeyTables(integer: "INTEGER", bytes: "BLOB"),
+        postgres: passkeyTables(integer: "BIGINT", bytes: "BYTEA"))
+
+    private static func passkeyTables(integer int: String, bytes: String) -> [String] {
+        [
+            """
+            CREATE TABLE passkey_credentials (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL,
+              public_key \(bytes) NOT NULL, algorithm \(int) NOT NULL, sign_count \(int) NOT NULL,
+              backup_eligible \(int) NOT NULL, backed_up \(int) NOT NULL, format TEXT NOT NULL, aaguid TEXT NOT NULL,
+              transports TEXT NOT NULL, disabled \(int) NOT NULL, created_at \(int) NOT NULL, last_used_at \(int))
+            """,
+            "CREATE INDEX passkey_credentials_user ON passkey_credentials (user_id, created_at)",
+            """
+            CREATE TABLE passkey_sessions (id TEXT PRIMARY KEY, session_hash \(bytes) NOT NULL UNIQUE,
+              ceremony TEXT NOT NULL, client_id TEXT NOT NULL, connection TEXT NOT NULL, challenge \(bytes) NOT NULL,
+              pending_user TEXT, created_at \(int) NOT NULL, expires_at \(int) NOT NULL, consumed_at \(int))
+            """,
+            "CREATE INDEX passkey_sessions_expiry ON passkey_sessions (expires_at)",
         ]
     }
 }

@@ -10,6 +10,8 @@ private struct ApplicationOptions: Codable {
     var grantTypes: [String]
     var iosBundleIDs: [String]?
     var androidPackages: [String]?
+    var iosTeamID: String?
+    var androidFingerprints: [String]?
 }
 
 extension SQLStorage: ApplicationRepository {
@@ -72,7 +74,8 @@ extension SQLStorage: ApplicationRepository {
             ApplicationOptions(
                 callbacks: application.callbacks, allowedOrigins: application.allowedOrigins,
                 grantTypes: application.grantTypes, iosBundleIDs: application.iosBundleIDs,
-                androidPackages: application.androidPackages))
+                androidPackages: application.androidPackages, iosTeamID: application.iosTeamID,
+                androidFingerprints: application.androidFingerprints))
     }
 
     private static func application(from row: any SQLRow) throws -> Application {
@@ -85,6 +88,7 @@ extension SQLStorage: ApplicationRepository {
             name: try row.string("name"), type: type, callbacks: options.callbacks,
             allowedOrigins: options.allowedOrigins, grantTypes: options.grantTypes, isDefault: try row.bool("is_default"),
             iosBundleIDs: options.iosBundleIDs ?? [], androidPackages: options.androidPackages ?? [],
+            iosTeamID: options.iosTeamID, androidFingerprints: options.androidFingerprints ?? [],
             createdAt: try row.date("created_at"))
     }
 }

@@ -84,7 +84,7 @@ extension SQLStorage: UserRepository {
     }
 
     @discardableResult
-    private static func insert(_ user: User, into db: any SQLDatabase, suffix: String, login: Date? = nil) async throws
+    static func insert(_ user: User, into db: any SQLDatabase, suffix: String, login: Date? = nil) async throws
         -> (any SQLRow)?
     {
         try await db.raw(

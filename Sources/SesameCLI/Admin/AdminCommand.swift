@@ -5,5 +5,5 @@ import ArgumentParser
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin", abstract: "Manage applications, connections and users.",
-        subcommands: [AppsCommand.self, ConnectionsCommand.self, UsersCommand.self])
+        subcommands: [AppsCommand.self, ConnectionsCommand.self, UsersCommand.self, PasskeysCommand.self])
 }

@@ -11,12 +11,21 @@ struct ApplicationSettingsOptions: ParsableArguments {
     @Option(name: .customLong("ios-bundle-id"), help: "iOS bundle id for link_ios (repeatable).") var iosBundleIDs: [String] = []
     @Option(name: .customLong("android-package"), help: "Android package for link_android (repeatable).")
     var androidPackages: [String] = []
+    @Option(name: .customLong("ios-team-id"), help: "Apple team ID of the iOS apps (apple-app-site-association).")
+    var iosTeamID: String?
+    @Option(
+        name: .customLong("android-fingerprint"),
+        help: "SHA-256 fingerprint (AA:BB:…) of an Android app's signing certificate (repeatable).")
+    var androidFingerprints: [String] = []
 
     func validate() throws {
         try Self.validateURLs(callbacks + origins)
         let unknown = grants.filter { !GrantType.defaults.contains($0) }
         guard unknown.isEmpty else {
             throw ValidationError("unknown grant \(unknown.joined(separator: ", ")); known: \(GrantType.defaults.joined(separator: ", "))")
+        }
+        if let bad = androidFingerprints.first(where: { AndroidFingerprint.normalized($0) == nil }) {
+            throw ValidationError("'\(bad)' is not a SHA-256 fingerprint: 32 hex pairs separated by colons")
         }
     }
 
@@ -34,5 +43,9 @@ struct ApplicationSettingsOptions: ParsableArguments {
         if !grants.isEmpty { app.grantTypes = grants }
         if replace || !iosBundleIDs.isEmpty { app.iosBundleIDs = iosBundleIDs }
         if replace || !androidPackages.isEmpty { app.androidPackages = androidPackages }
+        if replace || iosTeamID != nil { app.iosTeamID = iosTeamID }
+        if replace || !androidFingerprints.isEmpty {
+            app.androidFingerprints = androidFingerprints.compactMap(AndroidFingerprint.normalized)
+        }
     }
 }

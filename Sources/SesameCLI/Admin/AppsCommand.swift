@@ -110,7 +110,8 @@ extension ApplicationBody {
         self.init(
             clientID: app.clientID, clientSecret: app.clientSecret, name: app.name, type: app.type.rawValue,
             callbacks: app.callbacks, allowedOrigins: app.allowedOrigins, grantTypes: app.grantTypes,
-            iosBundleIDs: app.iosBundleIDs, androidPackages: app.androidPackages, isDefault: app.isDefault,
+            iosBundleIDs: app.iosBundleIDs, androidPackages: app.androidPackages, iosTeamID: app.iosTeamID,
+            androidFingerprints: app.androidFingerprints, isDefault: app.isDefault,
             createdAt: ISO8601.string(app.createdAt))
     }
 }

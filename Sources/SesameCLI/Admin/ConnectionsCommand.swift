@@ -31,18 +31,21 @@ struct ConnectionsCommand: AsyncParsableCommand {
         @Option(help: "Seconds a magic link stays valid.") var linkLifetime: Int?
         @Option(help: "true or false.") var disableSignup: Bool?
         @Option(help: "true or false.") var enabled: Bool?
+        @OptionGroup var passkeys: PasskeyPolicyOptions
 
         func run() async throws {
             var override = ConnectionOverride(name: name)
             (override.codeLength, override.codeLifetime, override.maxAttempts) = (codeLength, codeLifetime, maxAttempts)
             (override.linkLifetime, override.disableSignup, override.enabled) = (linkLifetime, disableSignup, enabled)
             let change = override
+            let passkeys = passkeys
             try await withStorage(storage) { store in
                 guard let stored = try await store.connection(name: change.name) else {
                     throw CommandFailure("no connection \(change.name)")
                 }
-                let updated = change.apply(to: stored)
-                let problems = updated.problems()
+                var updated = change.apply(to: stored)
+                try passkeys.apply(to: &updated.passkeyPolicy)
+                let problems = updated.problems() + updated.passkeyPolicy.problems()
                 guard problems.isEmpty else { throw CommandFailure(problems.joined(separator: "; ")) }
                 try await store.saveConnection(updated)
             }

@@ -21,6 +21,11 @@ public struct LoginSettings: Sendable, Equatable {
     public var startLimitPerRecipient = RateLimitRule(limit: 5, windowSeconds: 900)
     /// Messages the console outbox keeps.
     public var outboxKeep: Int = 200
+    /// The WebAuthn RP ID; nil means the issuer's host.
+    public var passkeyRPID: String?
+    /// Origins accepted in passkey ceremonies besides the issuer's origin and those that
+    /// applications declare (their allowed web origins and Android app signatures).
+    public var passkeyOrigins: [String] = []
 
     /// Creates settings with the defaults of DESIGN.md.
     public init(issuer: String) {

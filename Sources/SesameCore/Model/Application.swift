@@ -29,13 +29,19 @@ public struct Application: Sendable, Codable, Equatable {
     public var iosBundleIDs: [String]
     /// Android package names of the application's native apps (for `link_android`).
     public var androidPackages: [String]
+    /// The Apple developer team of the iOS apps, for `apple-app-site-association`.
+    public var iosTeamID: String?
+    /// SHA-256 fingerprints of the Android apps' signing certificates (`AA:BB:…`), for
+    /// `assetlinks.json` and the `android:apk-key-hash:` passkey origins.
+    public var androidFingerprints: [String]
     public var createdAt: Date
 
     /// Creates an application record.
     public init(
         clientID: String, clientSecret: String?, name: String, type: ApplicationType, callbacks: [String] = [],
         allowedOrigins: [String] = [], grantTypes: [String] = GrantType.defaults, isDefault: Bool = false,
-        iosBundleIDs: [String] = [], androidPackages: [String] = [], createdAt: Date
+        iosBundleIDs: [String] = [], androidPackages: [String] = [], iosTeamID: String? = nil,
+        androidFingerprints: [String] = [], createdAt: Date
     ) {
         self.clientID = clientID
         self.clientSecret = clientSecret
@@ -47,6 +53,8 @@ public struct Application: Sendable, Codable, Equatable {
         self.isDefault = isDefault
         self.iosBundleIDs = iosBundleIDs
         self.androidPackages = androidPackages
+        self.iosTeamID = iosTeamID
+        self.androidFingerprints = androidFingerprints
         self.createdAt = createdAt
     }
 
@@ -64,6 +72,8 @@ public enum GrantType {
     public static let authorizationCode = "authorization_code"
     /// Auth0's legacy resource-owner endpoint `/oauth/ro` with `grant_type=password`.
     public static let legacyPassword = "password"
+    /// Auth0's native passkey grant: finishes a `/passkey/register` or `/passkey/challenge`.
+    public static let webauthn = "urn:okta:params:oauth:grant-type:webauthn"
     /// Every grant a new application gets.
-    public static let defaults = [passwordlessOTP, refreshToken, authorizationCode, legacyPassword]
+    public static let defaults = [passwordlessOTP, refreshToken, authorizationCode, legacyPassword, webauthn]
 }

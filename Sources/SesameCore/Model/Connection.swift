@@ -21,6 +21,8 @@ public struct Connection: Sendable, Codable, Equatable {
     public var linkLifetime: Int
     /// When true only existing users may sign in.
     public var disableSignup: Bool
+    /// Stored passkey policy; read it through ``passkeyPolicy``.
+    public var passkeys: PasskeyPolicy?
 
     /// Creates a connection with the security defaults of DESIGN.md.
     public init(
@@ -45,5 +47,13 @@ public struct Connection: Sendable, Codable, Equatable {
         if !(1...10).contains(maxAttempts) { found.append("connection \(name): max_attempts must be 1…10") }
         if !(60...86400).contains(linkLifetime) { found.append("connection \(name): link_lifetime must be 60…86400 s") }
         return found
+    }
+}
+
+extension Connection {
+    /// The passkey policy; connections stored before passkeys existed get the defaults.
+    public var passkeyPolicy: PasskeyPolicy {
+        get { passkeys ?? PasskeyPolicy() }
+        set { passkeys = newValue }
     }
 }

@@ -5,13 +5,21 @@ extension TokenService {
     /// - Throws: 401 `invalid_token` for a forged, expired or foreign token, or a token of a
     ///   deleted or blocked user.
     public func userInfo(accessToken: String?) async throws -> UserInfo {
+        let (user, scope) = try await authenticate(accessToken: accessToken)
+        guard scope.contains("openid") else { throw SesameError.invalidToken }
+        return UserInfo(user: user, scope: scope)
+    }
+
+    /// The live user an access token speaks for, with the token's scope; for endpoints where
+    /// users manage their own account.
+    /// - Throws: 401 `invalid_token` as ``userInfo(accessToken:)``.
+    public func authenticate(accessToken: String?) async throws -> (user: User, scope: Scope) {
         guard let accessToken else { throw SesameError.invalidToken }
         let (userID, scope) = try await validate(accessToken)
-        guard scope.contains("openid") else { throw SesameError.invalidToken }
         guard let (_, id) = User.parse(userID: userID), let user = try await storage.user(id: id), !user.blocked else {
             throw SesameError.invalidToken
         }
-        return UserInfo(user: user, scope: scope)
+        return (user, scope)
     }
 
     private func validate(_ token: String) async throws -> (userID: String, scope: Scope) {

@@ -22,6 +22,9 @@ import SesameCore
 /// - `email.provider` (console | smtp) with `email.smtp.{host,port,username,password,security,from}`
 /// - `sms.provider` (console | twilio | http) with `sms.twilio.{account_sid,auth_token,from,
 ///   messaging_service_sid,base_url}` or `sms.gateway.{url,secret,subject,audience,sender}`
+/// - `rp_id` → `SESAME_RP_ID` (the issuer's host): the WebAuthn relying party ID
+/// - `passkey_origins` → `SESAME_PASSKEY_ORIGINS` (comma list of extra origins accepted in
+///   passkey ceremonies; the issuer's origin and applications' origins are always accepted)
 /// - `log_level` (info)
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"

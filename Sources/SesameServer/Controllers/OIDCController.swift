@@ -22,9 +22,7 @@ struct OIDCController {
     }
 
     @Sendable func userInfo(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let header = request.headers[.authorization] ?? ""
-        let token = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
-        return try Responses.json(try await sesame.tokens.userInfo(accessToken: token))
+        try Responses.json(try await sesame.tokens.userInfo(accessToken: request.bearerToken))
     }
 
     /// Ready when the database answers.
@@ -45,7 +43,9 @@ struct DiscoveryDocument: Encodable {
     let scopesSupported = ["openid", "profile", "email", "phone", "offline_access"]
     let responseTypesSupported = ["code"]
     let responseModesSupported = ["query"]
-    let grantTypesSupported = [GrantType.authorizationCode, GrantType.refreshToken, GrantType.passwordlessOTP]
+    let grantTypesSupported = [
+        GrantType.authorizationCode, GrantType.refreshToken, GrantType.passwordlessOTP, GrantType.webauthn,
+    ]
     let subjectTypesSupported = ["public"]
     let idTokenSigningAlgValuesSupported = ["RS256"]
     let tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
@@ -76,5 +76,15 @@ struct DiscoveryDocument: Encodable {
         case codeChallengeMethodsSupported = "code_challenge_methods_supported", claimsSupported = "claims_supported"
         case requestParameterSupported = "request_parameter_supported"
         case requestURIParameterSupported = "request_uri_parameter_supported"
+    }
+}
+
+extension Request {
+    /// The token of an `Authorization: Bearer …` header, if any.
+    var bearerToken: String? {
+        let header = headers[.authorization] ?? ""
+        guard header.lowercased().hasPrefix("bearer ") else { return nil }
+        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
     }
 }

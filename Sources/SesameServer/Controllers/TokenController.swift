@@ -38,6 +38,10 @@ struct TokenController {
             let user = try await sesame.passwordless.consume(credentials, clientID: application.clientID)
             return try await sesame.coordinator.completeLogin(
                 user, method: "otp", request: try grantRequest(body, application), ip: ip)
+        case GrantType.webauthn:
+            return try await sesame.passkeys.finish(
+                authSession: try body.string("auth_session"), response: try body.jsonObject("authn_response"),
+                request: try grantRequest(body, application), ip: ip)
         case GrantType.refreshToken:
             return try await sesame.tokens.refresh(
                 try body.string("refresh_token"), application: application, scope: try body.string("scope"))
@@ -72,7 +76,9 @@ struct TokenController {
         return try await sesame.clients.authenticate(clientID: clientID, clientSecret: secret)
     }
 
-    static let grants: Set<String> = [GrantType.passwordlessOTP, GrantType.refreshToken, GrantType.authorizationCode]
+    static let grants: Set<String> = [
+        GrantType.passwordlessOTP, GrantType.refreshToken, GrantType.authorizationCode, GrantType.webauthn,
+    ]
 }
 
 extension TokenBody {

@@ -61,12 +61,23 @@ struct RequestParameters: Sendable {
         }
     }
 
+    /// A JSON object parameter as its JSON text (a string holding JSON is accepted too, for
+    /// form-encoded requests); nil when absent.
+    func jsonObject(_ key: String) throws -> Data? {
+        switch values[key] {
+        case .none, .null: return nil
+        case .string(let text): return text.isEmpty ? nil : Data(text.utf8)
+        case .object(let value): return try JSONEncoder().encode(JSONValue.object(value))
+        default: throw SesameError.invalidRequest("\(key) must be a JSON object.")
+        }
+    }
+
     /// The keys present, for rejecting unknown ones.
     var keys: Dictionary<String, JSONValue>.Keys { values.keys }
 }
 
 /// Any JSON value.
-enum JSONValue: Decodable, Sendable, Equatable {
+enum JSONValue: Codable, Sendable, Equatable {
     case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
 
     init(from decoder: any Decoder) throws {
@@ -77,6 +88,18 @@ enum JSONValue: Decodable, Sendable, Equatable {
         else if let text = try? container.decode(String.self) { self = .string(text) }
         else if let array = try? container.decode([JSONValue].self) { self = .array(array) }
         else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
     }
 }
 

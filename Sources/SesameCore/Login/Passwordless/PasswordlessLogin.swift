@@ -64,8 +64,28 @@ public struct PasswordlessLogin: Sendable {
     }
 
     private func candidateUser(connection: Connection, recipient: String) async throws -> User {
-        if let existing = try await storage.user(connection: connection.name, identifier: recipient) { return existing }
-        return User.newPasswordless(id: random.hex(12), connection: connection, identifier: recipient, at: clock.now())
+        guard let existing = try await storage.user(connection: connection.name, identifier: recipient) else {
+            return User.newPasswordless(id: random.hex(12), connection: connection, identifier: recipient, at: clock.now())
+        }
+        let verified = connection.strategy == .email ? existing.emailVerified : existing.phoneVerified
+        return verified ? existing : try await verifyAddress(of: existing, on: connection)
+    }
+
+    /// The first code or link used for an address that signed up with a passkey proves the
+    /// address. Passkeys registered before that are removed: whoever made them never proved
+    /// they own the address (account pre-hijacking: sign up with a victim's email first, then
+    /// keep a way in after the victim starts using the account).
+    private func verifyAddress(of user: User, on connection: Connection) async throws -> User {
+        let now = clock.now()
+        let removed = try await storage.deletePasskeys(userID: user.id, createdBefore: now.addingTimeInterval(0.001))
+        let updated = try await storage.updateUser(id: user.id) { user in
+            if connection.strategy == .email { user.emailVerified = true } else { user.phoneVerified = true }
+            user.updatedAt = now
+        }
+        await coordinator.audit(
+            "address_verified", user: updated.userID,
+            detail: "\(connection.name): \(removed) passkey(s) registered before verification removed")
+        return updated
     }
 
     func wrongCode(_ connection: Connection, detail: String) -> SesameError {

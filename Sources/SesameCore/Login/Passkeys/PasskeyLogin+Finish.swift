@@ -1,0 +1,109 @@
+import Foundation
+import SesameWebAuthn
+
+extension PasskeyLogin {
+    /// Finishes a ceremony (grant `urn:okta:params:oauth:grant-type:webauthn`): consumes the
+    /// session first, so a challenge is answered at most once whatever the outcome, then
+    /// verifies the response, creates the user on signup, and issues tokens.
+    public func finish(
+        authSession: String?, response: Data?, request: TokenGrantRequest, ip: String?
+    ) async throws -> TokenResponse {
+        guard let authSession else { throw SesameError.invalidRequest("Missing required parameter: auth_session") }
+        guard let response else { throw SesameError.invalidRequest("Missing required parameter: authn_response") }
+        let clientID = request.application.clientID
+        let hashes = hasher.candidates(authSession, purpose: .passkeySession)
+        guard let session = try await storage.consumePasskeySession(hashes: hashes, at: clock.now()),
+            session.clientID == clientID
+        else {
+            throw SesameError.invalidGrant("The passkey session is unknown, expired or already used: start again.")
+        }
+        let connection = try await passkeyConnection(session.connection)
+        let relyingParty = try await relyingParties.relyingParty(for: connection.passkeyPolicy)
+        let user: User
+        switch session.ceremony {
+        case .registration:
+            user = try await register(response, session, relyingParty, clientID: clientID, ip: ip)
+        case .authentication:
+            user = try await authenticate(response, session, relyingParty, clientID: clientID, ip: ip)
+        }
+        return try await coordinator.completeLogin(user, method: "passkey", request: request, ip: ip)
+    }
+
+    private func register(
+        _ json: Data, _ session: PasskeySession, _ relyingParty: WebAuthnRelyingParty, clientID: String, ip: String?
+    ) async throws -> User {
+        guard let user = session.pendingUser else { throw SesameError.invalidGrant("The passkey session has no signup.") }
+        let credential = try decode { try RegistrationCredential(json: json) }
+        let verified = try await verifying(clientID: clientID, ip: ip) {
+            try await relyingParty.verifyRegistration(
+                credential: credential, expectedChallenge: session.challenge, verificationTime: clock.now())
+        }
+        let passkey = PasskeyCredential(
+            id: Base64URL.encode(verified.credentialID), userID: user.id, name: Self.defaultName(verified),
+            publicKey: verified.credentialPublicKey, algorithm: verified.credentialAlgorithm.rawValue,
+            signCount: verified.signCount, backupEligible: verified.backupEligible, backedUp: verified.backedUp,
+            format: verified.format.rawValue, aaguid: verified.aaguid.uuidString.lowercased(),
+            transports: verified.transports ?? [], createdAt: clock.now())
+        do {
+            try await storage.createUser(user, withPasskey: passkey)
+        } catch let error as StorageError where error.isAlreadyExists {
+            throw SesameError.invalidRequest("A user with this identifier or this passkey already exists. Sign in instead.")
+        }
+        await coordinator.audit("passkey_registered", user: user.userID, client: clientID, ip: ip, detail: passkey.id)
+        return user
+    }
+
+    private func authenticate(
+        _ json: Data, _ session: PasskeySession, _ relyingParty: WebAuthnRelyingParty, clientID: String, ip: String?
+    ) async throws -> User {
+        let credential = try decode { try AuthenticationCredential(json: json) }
+        guard let passkey = try await storage.passkey(id: Base64URL.encode(credential.rawID)), !passkey.disabled else {
+            await coordinator.audit("passkey_failed", client: clientID, ip: ip, detail: "unknown or disabled credential")
+            throw SesameError.invalidGrant("This passkey is not registered, or it was removed or disabled.")
+        }
+        if let handle = credential.response.userHandle, handle != Array(passkey.userID.utf8) {
+            await coordinator.audit("passkey_failed", client: clientID, ip: ip, detail: "user handle mismatch \(passkey.id)")
+            throw SesameError.invalidGrant("The passkey's user handle does not match its owner.")
+        }
+        let verified = try await verifying(clientID: clientID, ip: ip) {
+            try relyingParty.verifyAuthentication(
+                credential: credential, expectedChallenge: session.challenge, credentialPublicKey: passkey.publicKey,
+                storedSignCount: passkey.signCount, storedBackupEligible: passkey.backupEligible)
+        }
+        guard try await storage.recordPasskeyUse(
+            id: passkey.id, expectedCount: passkey.signCount, newCount: verified.newSignCount,
+            backedUp: verified.backedUp, at: clock.now())
+        else {
+            throw SesameError.invalidGrant("This passkey was used at the same moment elsewhere, or disabled: try again.")
+        }
+        guard let user = try await storage.user(id: passkey.userID) else {
+            throw SesameError.invalidGrant("This passkey is not registered, or it was removed or disabled.")
+        }
+        return user
+    }
+
+    /// Runs a WebAuthn check, turning its failure into `invalid_grant` that names the failed
+    /// step, and auditing it.
+    private func verifying<T>(
+        clientID: String, ip: String?, _ check: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await check()
+        } catch let error as WebAuthnError {
+            await coordinator.audit("passkey_failed", client: clientID, ip: ip, detail: error.name)
+            throw SesameError.invalidGrant("Passkey verification failed (\(error.name)): \(error.message)")
+        }
+    }
+
+    private func decode<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as WebAuthnError {
+            throw SesameError.invalidRequest("authn_response is not a valid credential: \(error.description)")
+        }
+    }
+
+    private static func defaultName(_ verified: VerifiedRegistration) -> String {
+        verified.deviceType == .multiDevice ? "Synced passkey" : "Security key"
+    }
+}

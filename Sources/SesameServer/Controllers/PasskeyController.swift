@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import SesameCore
+
+/// Auth0's native Passkey API (`/passkey/register`, `/passkey/challenge`; the token grant
+/// lives in ``TokenController``) and `/me/passkeys`, where signed-in users manage theirs.
+struct PasskeyController {
+    let sesame: Sesame
+    let tokens: TokenController
+
+    func register(on router: Router<SesameRequestContext>) {
+        router.post("/passkey/register", use: signupChallenge)
+        router.post("/passkey/challenge", use: loginChallenge)
+        router.get("/me/passkeys", use: list)
+        router.patch("/me/passkeys/:id", use: rename)
+        router.delete("/me/passkeys/:id", use: delete)
+    }
+
+    @Sendable func signupChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let body = try await RequestParameters.parse(request, context: context, allowForm: false)
+        let application = try await tokens.authenticate(request, body)
+        try requirePasskeyGrant(application)
+        let profileError = SesameError.invalidRequest("user_profile must be an object of strings")
+        guard let profile = try body.stringObject("user_profile", error: profileError) else {
+            throw SesameError.invalidRequest("Missing required parameter: user_profile")
+        }
+        let challenge = try await sesame.passkeys.startRegistration(
+            application: application, realm: try body.string("realm"), profile: profile)
+        return try Responses.json(challenge, noStore: true)
+    }
+
+    @Sendable func loginChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let body = try await RequestParameters.parse(request, context: context, allowForm: false)
+        let application = try await tokens.authenticate(request, body)
+        try requirePasskeyGrant(application)
+        let challenge = try await sesame.passkeys.startAuthentication(application: application, realm: try body.string("realm"))
+        return try Responses.json(challenge, noStore: true)
+    }
+
+    @Sendable func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let owner = try await sesame.tokens.authenticate(accessToken: request.bearerToken).user
+        return try Responses.json(try await sesame.passkeyManagement.list(owner: owner).map(PasskeyBody.init), noStore: true)
+    }
+
+    @Sendable func rename(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let owner = try await sesame.tokens.authenticate(accessToken: request.bearerToken).user
+        let body = try await RequestParameters.parse(request, context: context, allowForm: false)
+        let id = context.parameters.get("id") ?? ""
+        let passkey = try await sesame.passkeyManagement.rename(id, to: try body.string("name"), owner: owner)
+        return try Responses.json(PasskeyBody(passkey), noStore: true)
+    }
+
+    @Sendable func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let owner = try await sesame.tokens.authenticate(accessToken: request.bearerToken).user
+        try await sesame.passkeyManagement.delete(context.parameters.get("id") ?? "", owner: owner)
+        return Response(status: .noContent)
+    }
+
+    private func requirePasskeyGrant(_ application: SesameCore.Application) throws {
+        guard application.allows(GrantType.webauthn) else { throw SesameError.grantNotAllowed(GrantType.webauthn) }
+    }
+}
+
+/// A passkey as its owner sees it: never the key itself.
+struct PasskeyBody: Encodable {
+    let id: String
+    let name: String
+    let createdAt: String
+    let lastUsedAt: String?
+    let credentialDeviceType: String
+    let credentialBackedUp: Bool
+    let aaguid: String
+    let transports: [String]
+    let disabled: Bool
+
+    init(_ passkey: PasskeyCredential) {
+        id = passkey.id
+        name = passkey.name
+        createdAt = ISO8601.string(passkey.createdAt)
+        lastUsedAt = passkey.lastUsedAt.map(ISO8601.string)
+        credentialDeviceType = passkey.backupEligible ? "multi_device" : "single_device"
+        credentialBackedUp = passkey.backedUp
+        aaguid = passkey.aaguid
+        transports = passkey.transports
+        disabled = passkey.disabled
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, createdAt = "created_at", lastUsedAt = "last_used_at"
+        case credentialDeviceType = "credential_device_type", credentialBackedUp = "credential_backed_up"
+        case aaguid, transports, disabled
+    }
+}
