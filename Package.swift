@@ -123,10 +123,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "SesameWebAuthnTesting",
+            dependencies: [
+                "SesameWebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Tests/SesameWebAuthnTesting",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SesameWebAuthnTests",
             dependencies: [
-                "SesameWebAuthn",
+                "SesameWebAuthn", "SesameWebAuthnTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -143,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "SesameServerTests",
             dependencies: [
-                "SesameServer", "SesameStorageConformance",
+                "SesameServer", "SesameStorageConformance", "SesameWebAuthnTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

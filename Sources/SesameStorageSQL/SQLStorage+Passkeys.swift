@@ -48,7 +48,8 @@ extension SQLStorage: PasskeyRepository {
 
     public func createUser(_ user: User, withPasskey passkey: PasskeyCredential) async throws {
         try await executor.transaction { db in
-            _ = try await Self.insert(user, into: db, suffix: "", login: passkey.createdAt)
+            // Counted as a login by the recordLogin that follows, like every other method.
+            _ = try await Self.insert(user, into: db, suffix: "")
             try await Self.insert(passkey, into: db)
         }
     }

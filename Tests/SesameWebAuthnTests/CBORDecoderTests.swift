@@ -1,4 +1,5 @@
 import SesameWebAuthn
+import SesameWebAuthnTesting
 import Testing
 
 /// The strict CBOR decoder, exercised through stored COSE keys (its only public entry point).

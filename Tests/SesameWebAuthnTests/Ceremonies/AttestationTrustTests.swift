@@ -1,5 +1,6 @@
 import Foundation
 import SesameWebAuthn
+import SesameWebAuthnTesting
 import Testing
 
 /// §7.1 steps 22-23 with a generated PKI: packed full attestation judged against trust anchors

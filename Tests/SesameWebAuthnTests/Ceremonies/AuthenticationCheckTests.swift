@@ -1,5 +1,6 @@
 import Foundation
 import SesameWebAuthn
+import SesameWebAuthnTesting
 import Testing
 
 /// One test per §7.2 check: a valid fixture with exactly one mutation must fail with that check's error.

@@ -1,5 +1,6 @@
 import Foundation
 import SesameWebAuthn
+import SesameWebAuthnTesting
 import Testing
 
 @Suite("Generated ceremonies from a software authenticator")

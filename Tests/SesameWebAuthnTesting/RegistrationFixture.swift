@@ -3,35 +3,35 @@ import Foundation
 import SesameWebAuthn
 
 /// A valid registration from ``SoftwareAuthenticator``; tests change one field and build.
-struct RegistrationFixture {
-    enum Attestation { case none, packedSelf, packedFull }
+public struct RegistrationFixture {
+    public enum Attestation { case none, packedSelf, packedFull }
 
-    var authenticator: SoftwareAuthenticator
-    var attestation: Attestation = .none
-    var challenge: [UInt8] = Array(0..<32)
-    var clientData = ClientDataFixture(type: "webauthn.create")
-    var rawClientData: [UInt8]?
-    var rpIDForHash = "example.org"
-    var flags: UInt8 = 0x45  // UP | UV | AT
-    var signCount: UInt32 = 0
-    var credentialID: [UInt8] = Array(repeating: 0xC1, count: 16)
-    var format: String?
-    var statementOverride: TestCBOR?
-    var tamperSignature = false
-    var trailingBytes: [UInt8] = []
-    var credentialType = "public-key"
-    var idOverride: String?
+    public var authenticator: SoftwareAuthenticator
+    public var attestation: Attestation = .none
+    public var challenge: [UInt8] = Array(0..<32)
+    public var clientData = ClientDataFixture(type: "webauthn.create")
+    public var rawClientData: [UInt8]?
+    public var rpIDForHash = "example.org"
+    public var flags: UInt8 = 0x45  // UP | UV | AT
+    public var signCount: UInt32 = 0
+    public var credentialID: [UInt8] = Array(repeating: 0xC1, count: 16)
+    public var format: String?
+    public var statementOverride: TestCBOR?
+    public var tamperSignature = false
+    public var trailingBytes: [UInt8] = []
+    public var credentialType = "public-key"
+    public var idOverride: String?
     /// The attestation key and x5c (leaf first) for `.packedFull`.
-    var attestationKey = P256.Signing.PrivateKey()
-    var x5c: [[UInt8]] = []
+    public var attestationKey = P256.Signing.PrivateKey()
+    public var x5c: [[UInt8]] = []
 
-    init(_ authenticator: SoftwareAuthenticator = .es256()) {
+    public init(_ authenticator: SoftwareAuthenticator = .es256()) {
         self.authenticator = authenticator
     }
 
-    var clientDataJSON: [UInt8] { rawClientData ?? clientData.json(challenge: challenge) }
+    public var clientDataJSON: [UInt8] { rawClientData ?? clientData.json(challenge: challenge) }
 
-    func authenticatorData() throws -> [UInt8] {
+    public func authenticatorData() throws -> [UInt8] {
         let rpIDHash = Array(SHA256.hash(data: Array(rpIDForHash.utf8)))
         var data = rpIDHash + [flags] + TestCBOR.bigEndian(UInt64(signCount), count: 4)
         if flags & 0x40 != 0 {
@@ -41,7 +41,7 @@ struct RegistrationFixture {
         return data + trailingBytes
     }
 
-    func statement(authData: [UInt8]) throws -> TestCBOR {
+    public func statement(authData: [UInt8]) throws -> TestCBOR {
         if let statementOverride { return statementOverride }
         switch attestation {
         case .none:
@@ -59,7 +59,7 @@ struct RegistrationFixture {
         }
     }
 
-    func build() throws -> RegistrationCredential {
+    public func build() throws -> RegistrationCredential {
         let authData = try authenticatorData()
         let defaultFormat = attestation == .none ? "none" : "packed"
         let object = TestCBOR.map([
@@ -77,15 +77,21 @@ struct RegistrationFixture {
 }
 
 /// The clientDataJSON members tests vary.
-struct ClientDataFixture {
-    var type: String
-    var origin = "https://example.org"
-    var challengeOverride: String?
-    var crossOrigin: Bool?
-    var topOrigin: String?
-    var tokenBindingStatus: String?
+public struct ClientDataFixture {
+    public var type: String
+    public var origin = "https://example.org"
+    public var challengeOverride: String?
+    public var crossOrigin: Bool?
+    public var topOrigin: String?
+    public var tokenBindingStatus: String?
 
-    func json(challenge: [UInt8]) -> [UInt8] {
+    /// Client data of `type` ("webauthn.create" or "webauthn.get") from `origin`.
+    public init(type: String, origin: String = "https://example.org") {
+        self.type = type
+        self.origin = origin
+    }
+
+    public func json(challenge: [UInt8]) -> [UInt8] {
         var members = [
             "\"type\":\"\(type)\"",
             "\"challenge\":\"\(challengeOverride ?? Base64URL.encode(challenge))\"",
@@ -100,7 +106,7 @@ struct ClientDataFixture {
 
 extension WebAuthnRelyingParty {
     /// The relying party the fixtures are valid for.
-    static var fixture: WebAuthnRelyingParty {
+    public static var fixture: WebAuthnRelyingParty {
         WebAuthnRelyingParty(rpID: "example.org", allowedOrigins: ["https://example.org"])
     }
 }

@@ -4,20 +4,25 @@ import SesameWebAuthn
 import _CryptoExtras
 
 /// A software authenticator that makes real ES256, EdDSA and RS256 credentials for tests.
-struct SoftwareAuthenticator {
-    enum Key {
+public struct SoftwareAuthenticator {
+    public enum Key {
         case es256(P256.Signing.PrivateKey)
         case edDSA(Curve25519.Signing.PrivateKey)
         case rs256(_RSA.Signing.PrivateKey)
     }
 
-    let key: Key
+    public let key: Key
 
-    static func es256() -> SoftwareAuthenticator { .init(key: .es256(P256.Signing.PrivateKey())) }
-    static func edDSA() -> SoftwareAuthenticator { .init(key: .edDSA(Curve25519.Signing.PrivateKey())) }
-    static func rs256() throws -> SoftwareAuthenticator { .init(key: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048))) }
+    /// Wraps an existing private key.
+    public init(key: Key) {
+        self.key = key
+    }
 
-    var algorithm: Int {
+    public static func es256() -> SoftwareAuthenticator { .init(key: .es256(P256.Signing.PrivateKey())) }
+    public static func edDSA() -> SoftwareAuthenticator { .init(key: .edDSA(Curve25519.Signing.PrivateKey())) }
+    public static func rs256() throws -> SoftwareAuthenticator { .init(key: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048))) }
+
+    public var algorithm: Int {
         switch key {
         case .es256: -7
         case .edDSA: -8
@@ -26,7 +31,7 @@ struct SoftwareAuthenticator {
     }
 
     /// The credential public key as a COSE_Key.
-    var coseKey: TestCBOR {
+    public var coseKey: TestCBOR {
         get throws {
         switch key {
         case .es256(let key):
@@ -45,7 +50,7 @@ struct SoftwareAuthenticator {
     }
 
     /// Signs `message` as WebAuthn expects: DER ECDSA, raw Ed25519, PKCS#1 v1.5 RSA.
-    func sign(_ message: [UInt8]) throws -> [UInt8] {
+    public func sign(_ message: [UInt8]) throws -> [UInt8] {
         switch key {
         case .es256(let key): Array(try key.signature(for: message).derRepresentation)
         case .edDSA(let key): Array(try key.signature(for: message))

@@ -1,5 +1,5 @@
 /// A minimal CBOR encoder for building test fixtures (definite lengths, shortest arguments).
-indirect enum TestCBOR {
+public indirect enum TestCBOR: Sendable {
     case int(Int)
     case bytes([UInt8])
     case text(String)
@@ -8,7 +8,7 @@ indirect enum TestCBOR {
     case map([(TestCBOR, TestCBOR)])
     case bool(Bool)
 
-    var encoded: [UInt8] {
+    public var encoded: [UInt8] {
         switch self {
         case .int(let value) where value >= 0: Self.head(0, UInt64(value))
         case .int(let value): Self.head(1, UInt64(-1 - value))
@@ -20,7 +20,7 @@ indirect enum TestCBOR {
         }
     }
 
-    static func head(_ major: UInt8, _ argument: UInt64) -> [UInt8] {
+    public static func head(_ major: UInt8, _ argument: UInt64) -> [UInt8] {
         let type = major << 5
         switch argument {
         case 0..<24: return [type | UInt8(argument)]
@@ -31,7 +31,7 @@ indirect enum TestCBOR {
         }
     }
 
-    static func bigEndian(_ value: UInt64, count: Int) -> [UInt8] {
+    public static func bigEndian(_ value: UInt64, count: Int) -> [UInt8] {
         (0..<count).reversed().map { UInt8(truncatingIfNeeded: value >> (UInt64($0) * 8)) }
     }
 }
