@@ -8,19 +8,21 @@ import SQLiteNIO
 import SesameCore
 import Synchronization
 
-/// SQLite as docs/stack-notes.md §5 prescribes: one writer connection behind a FIFO lock with
-/// `BEGIN IMMEDIATE` transactions, separate reader connections, WAL, and SQLite's own thread
-/// pools (the shared 2-thread pool deadlocks when callers wait on each other).
+/// SQLite as docs/stack-notes.md §5 prescribes: one writer connection whose jobs run one
+/// batch at a time in `BEGIN IMMEDIATE` transactions (``GroupCommitWriter``), separate reader
+/// connections, WAL, and SQLite's own thread pools (the shared 2-thread pool deadlocks when
+/// callers wait on each other).
 final class SQLiteExecutor: SQLExecutor {
     let flavor = SQLFlavor.sqlite
     private let writer: SQLiteConnection
     private let readers: [SQLiteConnection]
     private let pools: [NIOThreadPool]
-    private let lock = AsyncMutex()
+    private let batches: GroupCommitWriter
     private let next = Atomic<Int>(0)
 
     private init(writer: SQLiteConnection, readers: [SQLiteConnection], pools: [NIOThreadPool]) {
         self.writer = writer
+        self.batches = GroupCommitWriter(connection: writer)
         self.readers = readers
         self.pools = pools
     }
@@ -54,24 +56,11 @@ final class SQLiteExecutor: SQLExecutor {
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await lock.withLock { try await self.mapErrors { try await body(self.writer.sql()) } }
+        try await mapErrors { try await batches.submit(transaction: false, body) }
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await lock.withLock {
-            let db = self.writer.sql()
-            // IMMEDIATE takes the write lock up front: a deferred transaction that later
-            // upgrades gets SQLITE_BUSY without consulting the busy handler.
-            try await self.mapErrors { try await db.raw("BEGIN IMMEDIATE").run() }
-            do {
-                let result = try await self.mapErrors { try await body(db) }
-                try await self.mapErrors { try await db.raw("COMMIT").run() }
-                return result
-            } catch {
-                try? await db.raw("ROLLBACK").run()
-                throw error
-            }
-        }
+        try await mapErrors { try await batches.submit(transaction: true, body) }
     }
 
     func shutdown() async throws {
