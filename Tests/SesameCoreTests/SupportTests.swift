@@ -1,0 +1,96 @@
+import Foundation
+@testable import SesameCore
+import Testing
+
+@Suite("Identifiers, scopes, secrets and opaque tokens")
+struct SupportTests {
+    @Test("emails are trimmed and lower-cased; implausible ones refused", arguments: [
+        (" Ana@Example.COM ", "ana@example.com"), ("a@b.co", "a@b.co"), ("no-at-sign", nil), ("a@b", nil),
+        ("a@@b.com", nil), ("a b@c.com", nil), ("a@.com", nil), ("a@b..com", nil), ("<a>@b.com", nil),
+        (String(repeating: "a", count: 65) + "@b.com", nil),
+    ] as [(String, String?)])
+    func emails(raw: String, expected: String?) {
+        #expect(Identifier.normalizedEmail(raw) == expected)
+    }
+
+    @Test("phone numbers follow Auth0's E.164 pattern", arguments: [
+        ("+14155550123", "+14155550123"), (" +44 ", "+44"), ("14155550123", nil), ("+1415555012345678", nil),
+        ("+1-415", nil), ("+", nil), ("+١٢٣", nil),
+    ] as [(String, String?)])
+    func phones(raw: String, expected: String?) {
+        #expect(Identifier.normalizedPhone(raw) == expected)
+    }
+
+    @Test("scopes keep order, drop duplicates, accept '+' and default to openid")
+    func scopes() {
+        #expect(Scope("openid profile openid email").description == "openid profile email")
+        #expect(Scope("openid+offline_access").names == ["openid", "offline_access"])
+        #expect(Scope(nil).description == "openid" && Scope("   ").description == "openid")
+        #expect(Scope("openid profile").covers(Scope("profile")) && !Scope("openid").covers(Scope("email")))
+    }
+
+    @Test("secrets hash per purpose; a rotated-out key still matches until removed")
+    func secretRotation() {
+        let old = SecretHasher(keys: [Array(repeating: 1, count: 32)])
+        let rotated = SecretHasher(keys: [Array(repeating: 2, count: 32), Array(repeating: 1, count: 32)])
+        let stored = old.hash("123456", purpose: .challenge)
+        #expect(rotated.matches("123456", stored: stored, purpose: .challenge))
+        #expect(rotated.candidates("123456", purpose: .challenge).contains(stored))
+        #expect(rotated.hash("123456", purpose: .challenge) != stored)
+        // The purpose is part of the MAC: a code's hash is not a refresh token's.
+        #expect(!old.matches("123456", stored: stored, purpose: .refreshToken))
+        #expect(!SecretHasher(keys: [Array(repeating: 2, count: 32)]).matches("123456", stored: stored, purpose: .challenge))
+    }
+
+    @Test("constant-time comparison gives plain equality")
+    func constantTime() {
+        #expect(SecretHasher.constantTimeEquals([1, 2, 3], [1, 2, 3]))
+        #expect(!SecretHasher.constantTimeEquals([1, 2, 3], [1, 2, 4]))
+        #expect(!SecretHasher.constantTimeEquals([1, 2], [1, 2, 3]))
+    }
+
+    @Test("forged opaque access tokens: a changed payload, a foreign key or junk never decode")
+    func opaqueTokenTampering() throws {
+        let hasher = SecretHasher(keys: [Array(repeating: 9, count: 32)])
+        let token = OpaqueAccessToken(sub: "email|abc", cid: "client", scp: "openid", iat: 1, exp: 2)
+        let encoded = try token.encode(with: hasher)
+        #expect(OpaqueAccessToken.decode(encoded, with: hasher) == token)
+        // Attack: swap in another user's subject and keep the MAC.
+        let parts = encoded.dropFirst(4).split(separator: ".").map(String.init)
+        var forged = token
+        forged.sub = "email|victim"
+        let forgedPayload = Base64URL.encode(try JSONEncoder().encode(forged))
+        #expect(OpaqueAccessToken.decode("sat_\(forgedPayload).\(parts[1])", with: hasher) == nil)
+        // Attack: a token minted by another server (another key).
+        let foreign = try token.encode(with: SecretHasher(keys: [Array(repeating: 8, count: 32)]))
+        #expect(OpaqueAccessToken.decode(foreign, with: hasher) == nil)
+        for junk in ["", "sat_", "sat_.", "sat_a.b.c", "Bearer x", "sat_" + String(repeating: "A", count: 5000)] {
+            #expect(OpaqueAccessToken.decode(junk, with: hasher) == nil)
+        }
+    }
+
+    @Test("passkey policies name every invalid setting")
+    func passkeyPolicy() {
+        #expect(PasskeyPolicy().problems().isEmpty)
+        let bad = PasskeyPolicy(
+            userVerification: "always", residentKey: "maybe", attestation: "full", algorithms: [], timeoutMilliseconds: 1)
+        #expect(bad.problems().count == 5)
+    }
+
+    @Test("Android signing fingerprints become apk-key-hash origins")
+    func androidFingerprints() {
+        let fingerprint = (0..<32).map { String(format: "%02x", $0) }.joined(separator: ":")
+        #expect(AndroidFingerprint.normalized(fingerprint) == fingerprint.uppercased())
+        let origin = PasskeyRelyingParties.androidOrigin(fingerprint: fingerprint)
+        #expect(origin == "android:apk-key-hash:" + Base64URL.encode(Array(0..<32)))
+        #expect(AndroidFingerprint.bytes("AA:BB") == nil)
+        #expect(AndroidFingerprint.bytes(fingerprint.replacingOccurrences(of: "1f", with: "zz")) == nil)
+    }
+
+    @Test("origins are scheme, host and port only")
+    func origins() {
+        #expect(PasskeyRelyingParties.origin(of: "https://login.example.com/") == "https://login.example.com")
+        #expect(PasskeyRelyingParties.origin(of: "http://localhost:3000/a/b") == "http://localhost:3000")
+        #expect(PasskeyRelyingParties.origin(of: "not a url") == nil)
+    }
+}
