@@ -9,8 +9,9 @@ struct VerifyAuthenticationCommand: AsyncParsableCommand {
         abstract: "Verify an authentication (assertion) response read from standard input.",
         discussion: """
             Example:
-              sesame passkey verify-authentication --challenge=q83vEjRWeJA --origin=https://example.org \\
-                --rp-id=example.org --credential-public-key=pQECAyYgASFYI... --sign-count=0 < assertion.json
+              sesame passkey verify-authentication --rp-id=example.org \\
+                --origin=https://example.org --challenge=q83vEjRWeJA \\
+                --credential-public-key=pQECAyYgASFYI... --sign-count=0 < assertion.json
 
             --credential-public-key is the credential_public_key that verify-registration printed (the \
             COSE_Key your server stored). The user presence (UP) flag is always required in assertions.

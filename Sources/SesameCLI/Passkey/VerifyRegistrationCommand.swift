@@ -10,8 +10,8 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
         abstract: "Verify a registration (attestation) response read from standard input.",
         discussion: """
             Example:
-              sesame passkey verify-registration --challenge=q83vEjRWeJA --origin=https://example.org \\
-                --rp-id=example.org < registration.json
+              sesame passkey verify-registration --rp-id=example.org \\
+                --origin=https://example.org --challenge=q83vEjRWeJA < registration.json
 
             On success (exit 0) standard output is one JSON object: fmt, credential_id, \
             credential_public_key (base64url COSE_Key: store it), sign_count, aaguid, user_verified, \
