@@ -107,6 +107,7 @@ let package = Package(
             dependencies: [
                 "SesameServer", "SesameAPI", "SesameWebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -22,6 +22,43 @@ extension WebAuthnRelyingParty {
         storedSignCount: UInt32,
         storedBackupEligible: Bool? = nil
     ) throws(WebAuthnError) -> VerifiedAuthentication {
+        try verifyAssertion(credential, expectedChallenge, storedSignCount, storedBackupEligible) { () throws(WebAuthnError) in
+            try COSEKey(bytes: credentialPublicKey)
+        }
+    }
+
+    /// Verifies an authentication ceremony (§7.2) with a credential public key decoded earlier.
+    ///
+    /// The same checks, in the same order, as the variant that takes COSE_Key bytes; only the
+    /// decoding of the stored key is skipped.
+    ///
+    /// - Parameters:
+    ///   - credential: The browser's `PublicKeyCredential` JSON, decoded.
+    ///   - expectedChallenge: The challenge bytes sent in the request options.
+    ///   - credentialPublicKey: The stored key, decoded once with ``CredentialPublicKey/init(cose:)``.
+    ///   - storedSignCount: The stored signature counter.
+    ///   - storedBackupEligible: The stored BE flag, if the record keeps it (step 18).
+    /// - Returns: The values to write back to the credential record.
+    /// - Throws: ``WebAuthnError`` naming the first check that failed.
+    public func verifyAuthentication(
+        credential: AuthenticationCredential,
+        expectedChallenge: [UInt8],
+        credentialPublicKey: CredentialPublicKey,
+        storedSignCount: UInt32,
+        storedBackupEligible: Bool? = nil
+    ) throws(WebAuthnError) -> VerifiedAuthentication {
+        try verifyAssertion(credential, expectedChallenge, storedSignCount, storedBackupEligible) { () throws(WebAuthnError) in
+            credentialPublicKey.key
+        }
+    }
+
+    private func verifyAssertion(
+        _ credential: AuthenticationCredential,
+        _ expectedChallenge: [UInt8],
+        _ storedSignCount: UInt32,
+        _ storedBackupEligible: Bool?,
+        publicKey: () throws(WebAuthnError) -> COSEKey
+    ) throws(WebAuthnError) -> VerifiedAuthentication {
         try checkCredentialEnvelope(id: credential.id, rawID: credential.rawID, type: credential.type)
         let response = credential.response
         let clientDataHash = try ClientDataChecks(relyingParty: self).verify(
@@ -32,7 +69,7 @@ extension WebAuthnRelyingParty {
         let authData = try AuthenticatorData(bytes: response.authenticatorData)
         try checkAssertionFlags(authData, storedBackupEligible: storedBackupEligible)
         // Step 21: the signature covers authenticatorData ‖ SHA-256(clientDataJSON).
-        let key = try COSEKey(bytes: credentialPublicKey)
+        let key = try publicKey()
         try checkAssertionAlgorithm(key.algorithm)
         guard key.key.isValidSignature(response.signature, for: authData.raw + clientDataHash, algorithm: key.algorithm)
         else { throw WebAuthnError.invalidSignature }
