@@ -1,5 +1,6 @@
 import Foundation
 import SesameWebAuthn
+import SesameWebAuthnTesting
 import Testing
 
 /// `verifyAuthentication` with a key decoded once must run every check the byte variant runs.
