@@ -133,7 +133,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SesameCoreTests", dependencies: ["SesameCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SesameCoreTests",
+            dependencies: [
+                "SesameCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SesameStorageSQLTests",
             dependencies: ["SesameStorageSQL", "SesameStorageConformance"],
@@ -144,6 +151,8 @@ let package = Package(
             dependencies: [
                 "SesameServer", "SesameStorageConformance",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -11,11 +11,14 @@ public struct ApplicationBody: Codable, Sendable, Equatable {
     public var androidPackages: [String]
     public var isDefault: Bool
     public var createdAt: String
+    /// Device-key logins need a `/device-key/challenge` nonce.
+    public var deviceKeyNonceRequired: Bool?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id", clientSecret = "client_secret", name, type, callbacks
         case allowedOrigins = "allowed_origins", grantTypes = "grant_types", iosBundleIDs = "ios_bundle_ids"
         case androidPackages = "android_packages", isDefault = "default", createdAt = "created_at"
+        case deviceKeyNonceRequired = "device_key_nonce_required"
     }
 
     /// Creates an application body.

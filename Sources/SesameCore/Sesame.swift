@@ -18,6 +18,8 @@ public struct Sesame: Sendable {
     public let passwordless: PasswordlessLogin
     public let tokens: TokenService
     public let magicLinks: MagicLinkRedirect
+    /// Device-key login, device credentials and management tokens.
+    public let deviceKeys: DeviceKeys
 
     /// Wires the services over storage that already holds keys and secrets (see
     /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
@@ -42,6 +44,9 @@ public struct Sesame: Sendable {
         self.passwordless = passwordless
         self.tokens = tokens
         self.magicLinks = MagicLinkRedirect(passwordless: passwordless, tokens: tokens)
+        self.deviceKeys = DeviceKeys(
+            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, tokens: tokens,
+            coordinator: coordinator)
     }
 
     /// Prepares storage on start (first start creates the HMAC secret, the signing key, the

@@ -28,5 +28,6 @@ public func buildRouter(_ sesame: Sesame, trustProxy: Bool) -> Router<SesameRequ
     MagicLinkController(sesame: sesame, trustProxy: trustProxy).register(on: router)
     AuthorizeController(sesame: sesame, trustProxy: trustProxy).register(on: router)
     OIDCController(sesame: sesame).register(on: router)
+    DeviceKeyController(sesame: sesame, tokens: tokens).register(on: router)
     return router
 }

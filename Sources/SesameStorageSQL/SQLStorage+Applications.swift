@@ -10,6 +10,7 @@ private struct ApplicationOptions: Codable {
     var grantTypes: [String]
     var iosBundleIDs: [String]?
     var androidPackages: [String]?
+    var deviceKeyNonceRequired: Bool?
 }
 
 extension SQLStorage: ApplicationRepository {
@@ -72,7 +73,8 @@ extension SQLStorage: ApplicationRepository {
             ApplicationOptions(
                 callbacks: application.callbacks, allowedOrigins: application.allowedOrigins,
                 grantTypes: application.grantTypes, iosBundleIDs: application.iosBundleIDs,
-                androidPackages: application.androidPackages))
+                androidPackages: application.androidPackages,
+                deviceKeyNonceRequired: application.deviceKeyNonceRequired ? true : nil))
     }
 
     private static func application(from row: any SQLRow) throws -> Application {
@@ -80,12 +82,14 @@ extension SQLStorage: ApplicationRepository {
         guard let type = ApplicationType(rawValue: try row.string("type")) else {
             throw StorageError.unavailable("unknown application type")
         }
-        return Application(
+        var application = Application(
             clientID: try row.string("client_id"), clientSecret: try row.optionalString("client_secret"),
             name: try row.string("name"), type: type, callbacks: options.callbacks,
             allowedOrigins: options.allowedOrigins, grantTypes: options.grantTypes, isDefault: try row.bool("is_default"),
             iosBundleIDs: options.iosBundleIDs ?? [], androidPackages: options.androidPackages ?? [],
             createdAt: try row.date("created_at"))
+        application.deviceKeyNonceRequired = options.deviceKeyNonceRequired ?? false
+        return application
     }
 }
 

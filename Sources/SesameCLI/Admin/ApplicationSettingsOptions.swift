@@ -11,6 +11,8 @@ struct ApplicationSettingsOptions: ParsableArguments {
     @Option(name: .customLong("ios-bundle-id"), help: "iOS bundle id for link_ios (repeatable).") var iosBundleIDs: [String] = []
     @Option(name: .customLong("android-package"), help: "Android package for link_android (repeatable).")
     var androidPackages: [String] = []
+    @Flag(inversion: .prefixedNo, help: "Device-key logins must carry a nonce from POST /device-key/challenge.")
+    var deviceKeyNonceRequired: Bool?
 
     func validate() throws {
         try Self.validateURLs(callbacks + origins)
@@ -34,5 +36,6 @@ struct ApplicationSettingsOptions: ParsableArguments {
         if !grants.isEmpty { app.grantTypes = grants }
         if replace || !iosBundleIDs.isEmpty { app.iosBundleIDs = iosBundleIDs }
         if replace || !androidPackages.isEmpty { app.androidPackages = androidPackages }
+        if let deviceKeyNonceRequired { app.deviceKeyNonceRequired = deviceKeyNonceRequired }
     }
 }

@@ -103,6 +103,7 @@ func printApplication(_ app: Application, json: Bool) throws {
     print("callbacks:        \(app.callbacks.joined(separator: " "))")
     print("allowed origins:  \(app.allowedOrigins.joined(separator: " "))")
     print("grant types:      \(app.grantTypes.joined(separator: " "))")
+    print("device-key nonce: \(app.deviceKeyNonceRequired ? "required" : "not required")")
 }
 
 extension ApplicationBody {
@@ -112,5 +113,6 @@ extension ApplicationBody {
             callbacks: app.callbacks, allowedOrigins: app.allowedOrigins, grantTypes: app.grantTypes,
             iosBundleIDs: app.iosBundleIDs, androidPackages: app.androidPackages, isDefault: app.isDefault,
             createdAt: ISO8601.string(app.createdAt))
+        deviceKeyNonceRequired = app.deviceKeyNonceRequired
     }
 }

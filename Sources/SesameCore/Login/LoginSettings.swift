@@ -21,6 +21,8 @@ public struct LoginSettings: Sendable, Equatable {
     public var startLimitPerRecipient = RateLimitRule(limit: 5, windowSeconds: 900)
     /// Messages the console outbox keeps.
     public var outboxKeep: Int = 200
+    /// Device-key login rules (key types, assertion lifetime, clock skew).
+    public var deviceKeys = DeviceKeyPolicy()
 
     /// Creates settings with the defaults of DESIGN.md.
     public init(issuer: String) {

@@ -30,6 +30,8 @@ public struct Application: Sendable, Codable, Equatable {
     /// Android package names of the application's native apps (for `link_android`).
     public var androidPackages: [String]
     public var createdAt: Date
+    /// Device-key logins must carry a one-use nonce from `POST /device-key/challenge`.
+    public var deviceKeyNonceRequired = false
 
     /// Creates an application record.
     public init(
@@ -64,6 +66,8 @@ public enum GrantType {
     public static let authorizationCode = "authorization_code"
     /// Auth0's legacy resource-owner endpoint `/oauth/ro` with `grant_type=password`.
     public static let legacyPassword = "password"
+    /// Device-key login (RFC 7523 JWT bearer), on `/oauth/token` and the legacy `/oauth/ro`.
+    public static let jwtBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
     /// Every grant a new application gets.
-    public static let defaults = [passwordlessOTP, refreshToken, authorizationCode, legacyPassword]
+    public static let defaults = [passwordlessOTP, refreshToken, authorizationCode, legacyPassword, jwtBearer]
 }

@@ -58,4 +58,5 @@ public struct SecretHasher: Sendable {
 public enum SecretPurpose: String, Sendable {
     case challenge, refreshToken = "refresh_token", authorizationCode = "authorization_code"
     case accessToken = "access_token"
+    case deviceNonce = "device_nonce", adminToken = "admin_token"
 }

@@ -61,6 +61,7 @@ extension ServerConfiguration {
         settings.startLimitPerRecipient = RateLimitRule(
             limit: values.int("rate_limit.start_per_recipient", default: 5, range: 1...100_000_000),
             windowSeconds: values.int("rate_limit.start_per_recipient_window", default: 900, range: 1...86400))
+        settings.deviceKeys.allowRSA1024 = values.bool("device_keys.allow_rsa1024", default: false)
         return settings
     }
 

@@ -22,6 +22,8 @@ import SesameCore
 /// - `email.provider` (console | smtp) with `email.smtp.{host,port,username,password,security,from}`
 /// - `sms.provider` (console | twilio | http) with `sms.twilio.{account_sid,auth_token,from,
 ///   messaging_service_sid,base_url}` or `sms.gateway.{url,secret,subject,audience,sender}`
+/// - `device_keys.allow_rsa1024` → `SESAME_DEVICE_KEYS_ALLOW_RSA1024` (false: device keys must be
+///   P-256 or RSA 2048–4096; true also admits the 1024-bit RSA keys TouchIDAuth generates)
 /// - `log_level` (info)
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"

@@ -45,7 +45,7 @@ struct DiscoveryDocument: Encodable {
     let scopesSupported = ["openid", "profile", "email", "phone", "offline_access"]
     let responseTypesSupported = ["code"]
     let responseModesSupported = ["query"]
-    let grantTypesSupported = [GrantType.authorizationCode, GrantType.refreshToken, GrantType.passwordlessOTP]
+    let grantTypesSupported = [GrantType.authorizationCode, GrantType.refreshToken, GrantType.passwordlessOTP, GrantType.jwtBearer]
     let subjectTypesSupported = ["public"]
     let idTokenSigningAlgValuesSupported = ["RS256"]
     let tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]

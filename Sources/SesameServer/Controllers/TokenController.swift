@@ -38,6 +38,9 @@ struct TokenController {
             let user = try await sesame.passwordless.consume(credentials, clientID: application.clientID)
             return try await sesame.coordinator.completeLogin(
                 user, method: "otp", request: try grantRequest(body, application), ip: ip)
+        case GrantType.jwtBearer:
+            return try await sesame.deviceKeys.login.finish(
+                .bearer(assertion: try body.string("assertion")), request: try grantRequest(body, application), ip: ip)
         case GrantType.refreshToken:
             return try await sesame.tokens.refresh(
                 try body.string("refresh_token"), application: application, scope: try body.string("scope"))
@@ -72,7 +75,9 @@ struct TokenController {
         return try await sesame.clients.authenticate(clientID: clientID, clientSecret: secret)
     }
 
-    static let grants: Set<String> = [GrantType.passwordlessOTP, GrantType.refreshToken, GrantType.authorizationCode]
+    static let grants: Set<String> = [
+        GrantType.passwordlessOTP, GrantType.refreshToken, GrantType.authorizationCode, GrantType.jwtBearer,
+    ]
 }
 
 extension TokenBody {
