@@ -76,6 +76,10 @@ struct DeviceCredentialsAPITests {
             #expect(try past.decode(DeviceCredentialPageBody.self).deviceCredentials.isEmpty, "auth0-python's pager stops on empty")
             let refreshKind = try await h.listDevices(token: device.accessToken, query: "?type=refresh_token")
             #expect(try refreshKind.decode([DeviceCredentialBody].self).isEmpty)
+            for bad in ["?page=-1", "?per_page=0", "?per_page=1001", "?page=x"] {
+                let response = try await h.listDevices(token: device.accessToken, query: bad)
+                #expect(response.status == .badRequest && response.error?.errorDescription.isEmpty == false, "\(bad)")
+            }
         }
     }
 

@@ -198,15 +198,24 @@ struct DeviceKeyAttackTests {
     }
 
     /// Attack: turning the legacy switch off must also stop 1024-bit keys already registered.
-    @Test("a 1024-bit key registered under the legacy switch stops working when it is off")
+    @Test("a 1024-bit key registered under the legacy switch stops signing in when it is off")
     func rsa1024AfterSwitchOff() async throws {
         try await Harness.run(configure: { $0.deviceKeys.allowRSA1024 = true }) { h in
             let device = try await h.enroll(key: SharedKeys.rsa1024)
             #expect(try await h.deviceLogin(device.assertion(h)).status == .ok)
-            var policy = DeviceKeyPolicy()
-            policy.allowRSA1024 = false
-            let stored = try #require(try await h.sesame.storage.deviceCredential(id: device.credentialID))
-            #expect(throws: SesameError.self) { try DevicePublicKey(der: stored.publicKey, policy: policy) }
+            // The same database served with the switch off, as after a restart with the new setting.
+            var settings = h.sesame.settings
+            settings.deviceKeys.allowRSA1024 = false
+            let restarted = try await Sesame.bootstrap(
+                storage: h.sesame.storage, settings: settings, delivery: MessageDelivery(email: h.sender, sms: h.sender),
+                clock: h.clock)
+            let application = try #require(try await h.sesame.storage.application(clientID: h.clientID))
+            let grant = TokenGrantRequest(application: application, scope: Scope("openid"))
+            await #expect(throws: SesameError.invalidGrant(DeviceKeyAttackTests.badSignature)) {
+                _ = try await restarted.deviceKeys.login.finish(.bearer(assertion: device.assertion(h)), request: grant, ip: nil)
+            }
         }
     }
+
+    static let badSignature = "Invalid signature: the assertion was not signed by the registered device key."
 }
