@@ -145,7 +145,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SesameCoreTests", dependencies: ["SesameCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SesameCoreTests",
+            dependencies: [
+                "SesameCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SesameStorageSQLTests",
             dependencies: ["SesameStorageSQL", "SesameStorageConformance"],
@@ -156,6 +163,8 @@ let package = Package(
             dependencies: [
                 "SesameServer", "SesameStorageConformance", "SesameWebAuthnTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

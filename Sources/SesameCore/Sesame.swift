@@ -20,6 +20,8 @@ public struct Sesame: Sendable {
     public let magicLinks: MagicLinkRedirect
     public let passkeys: PasskeyLogin
     public let passkeyManagement: PasskeyManagement
+    /// Device-key login, device credentials and management tokens.
+    public let deviceKeys: DeviceKeys
 
     /// Wires the services over storage that already holds keys and secrets (see
     /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
@@ -47,6 +49,9 @@ public struct Sesame: Sendable {
         self.passkeys = PasskeyLogin(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
         self.passkeyManagement = PasskeyManagement(storage: storage, coordinator: coordinator)
+        self.deviceKeys = DeviceKeys(
+            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, tokens: tokens,
+            coordinator: coordinator)
     }
 
     /// Prepares storage on start (first start creates the HMAC secret, the signing key, the

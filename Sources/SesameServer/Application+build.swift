@@ -31,5 +31,6 @@ public func buildRouter(_ sesame: Sesame, trustProxy: Bool) -> Router<SesameRequ
     OIDCController(sesame: sesame).register(on: router)
     PasskeyController(sesame: sesame, tokens: tokens).register(on: router)
     AppAssociationController(sesame: sesame).register(on: router)
+    DeviceKeyController(sesame: sesame, tokens: tokens).register(on: router)
     return router
 }

@@ -12,6 +12,7 @@ private struct ApplicationOptions: Codable {
     var androidPackages: [String]?
     var iosTeamID: String?
     var androidFingerprints: [String]?
+    var deviceKeyNonceRequired: Bool?
 }
 
 extension SQLStorage: ApplicationRepository {
@@ -75,7 +76,8 @@ extension SQLStorage: ApplicationRepository {
                 callbacks: application.callbacks, allowedOrigins: application.allowedOrigins,
                 grantTypes: application.grantTypes, iosBundleIDs: application.iosBundleIDs,
                 androidPackages: application.androidPackages, iosTeamID: application.iosTeamID,
-                androidFingerprints: application.androidFingerprints))
+                androidFingerprints: application.androidFingerprints,
+                deviceKeyNonceRequired: application.deviceKeyNonceRequired ? true : nil))
     }
 
     private static func application(from row: any SQLRow) throws -> Application {
@@ -83,13 +85,15 @@ extension SQLStorage: ApplicationRepository {
         guard let type = ApplicationType(rawValue: try row.string("type")) else {
             throw StorageError.unavailable("unknown application type")
         }
-        return Application(
+        var application = Application(
             clientID: try row.string("client_id"), clientSecret: try row.optionalString("client_secret"),
             name: try row.string("name"), type: type, callbacks: options.callbacks,
             allowedOrigins: options.allowedOrigins, grantTypes: options.grantTypes, isDefault: try row.bool("is_default"),
             iosBundleIDs: options.iosBundleIDs ?? [], androidPackages: options.androidPackages ?? [],
             iosTeamID: options.iosTeamID, androidFingerprints: options.androidFingerprints ?? [],
             createdAt: try row.date("created_at"))
+        application.deviceKeyNonceRequired = options.deviceKeyNonceRequired ?? false
+        return application
     }
 }
 

@@ -6,5 +6,5 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sesame-bench",
         abstract: "Benchmarks for Sesame, each reported as a ratio to the crypto bound measured in the same run.",
-        subcommands: [OTPLoginBench.self, PasskeyBench.self, ServerChild.self])
+        subcommands: [OTPLoginBench.self, PasskeyBench.self, DeviceKeyBench.self, ServerChild.self])
 }

@@ -15,53 +15,30 @@ struct LoadGenerator {
     let concurrency: Int
     let duration: Duration
 
-    struct Result {
-        var latencies: [Double] = []
-        var failures = 0
-        var elapsed: Double = 0
-    }
+    typealias Result = LoadRunner.Result
 
     func run(client: HTTPClient) async throws -> Result {
-        let started = ContinuousClock.now
-        let deadline = started + duration
-        var result = try await withThrowingTaskGroup(of: Result.self) { group in
-            for worker in 0..<concurrency {
-                group.addTask { try await loop(worker: worker, until: deadline, client: client) }
-            }
-            return try await group.reduce(into: Result()) { total, part in
-                total.latencies += part.latencies
-                total.failures += part.failures
-            }
+        try await LoadRunner(concurrency: concurrency, duration: duration).run { worker, index in
+            try await login(email: "bench-\(worker)-\(index)-\(UInt32.random(in: 0...UInt32.max))@example.com", client: client)
         }
-        result.elapsed = (ContinuousClock.now - started).seconds
-        return result
-    }
-
-    private func loop(worker: Int, until deadline: ContinuousClock.Instant, client: HTTPClient) async throws -> Result {
-        var result = Result()
-        var index = 0
-        while ContinuousClock.now < deadline {
-            index += 1
-            let begin = ContinuousClock.now
-            if try await login(email: "bench-\(worker)-\(index)-\(UInt32.random(in: 0...UInt32.max))@example.com", client: client) {
-                result.latencies.append((ContinuousClock.now - begin).seconds * 1000)
-            } else {
-                result.failures += 1
-            }
-        }
-        return result
     }
 
     /// One complete login; false when any step fails.
     func login(email: String, client: HTTPClient) async throws -> Bool {
+        try await signIn(email: email, scope: "openid profile email", client: client) != nil
+    }
+
+    /// One complete login, returning the token response body (nil when any step fails).
+    func signIn(email: String, scope: String, client: HTTPClient) async throws -> [UInt8]? {
         let start = ["client_id": clientID, "connection": "email", "email": email, "send": "code"]
-        guard try await post("/passwordless/start", start, client: client) == .ok else { return false }
-        guard let code = try await code(for: email) else { return false }
+        guard try await BenchHTTP.post(baseURL + "/passwordless/start", start, client: client).status == .ok else { return nil }
+        guard let code = try await code(for: email) else { return nil }
         let token = [
             "grant_type": GrantType.passwordlessOTP, "client_id": clientID, "realm": "email", "username": email,
-            "otp": code, "scope": "openid profile email",
+            "otp": code, "scope": scope,
         ]
-        return try await post("/oauth/token", token, client: client) == .ok
+        let response = try await BenchHTTP.post(baseURL + "/oauth/token", token, client: client)
+        return response.status == .ok ? response.body : nil
     }
 
     private func code(for email: String) async throws -> String? {
@@ -71,15 +48,21 @@ struct LoadGenerator {
         }
         return nil
     }
+}
 
-    private func post(_ path: String, _ body: [String: String], client: HTTPClient) async throws -> HTTPResponseStatus {
-        var request = HTTPClientRequest(url: baseURL + path)
+/// JSON POSTs for the load generators.
+enum BenchHTTP {
+    static func post(
+        _ url: String, _ body: some Encodable, headers: [(String, String)] = [], client: HTTPClient
+    ) async throws -> (status: HTTPResponseStatus, body: [UInt8]) {
+        var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/json")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
         let response = try await client.execute(request, timeout: .seconds(10))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        return response.status
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        return (response.status, Array(bytes.readableBytesView))
     }
 }
 

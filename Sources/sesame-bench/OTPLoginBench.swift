@@ -1,8 +1,5 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
-import Logging
-import SesameStorageSQL
 
 /// `sesame-bench otp-login`: complete email-code logins over HTTP against a real server
 /// process, reported against the RSA-2048 signing bound measured in the same run.
@@ -27,45 +24,23 @@ struct OTPLoginBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let bound = try await CryptoBound.rsa2048SignsPerSecond()
-        let directory = dataDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("sesame-bench-\(UUID())").path
-        var server: ServerProcess?
-        var report = Report(rsa2048SignsPerSecond: bound, concurrency: concurrency, duration: duration)
-        if url == nil {
-            // First start creates the data directory; the measured start is a restart of it.
-            try await ServerProcess(dataDirectory: directory, environment: Self.environment).stop()
-            let restarted = try await ServerProcess(dataDirectory: directory, environment: Self.environment)
-            try await Task.sleep(for: .seconds(1))
-            report.idleRSSBytes = restarted.residentBytes
-            report.readyMilliseconds = restarted.readyMilliseconds
-            server = restarted
+        var report = Report(rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
+                            duration: duration)
+        let target = try await BenchTarget.start(
+            url: url, dataDir: dataDir, environment: Self.environment, concurrency: concurrency, report: &report)
+        do {
+            let generator = { (seconds: Int) in
+                LoadGenerator(
+                    baseURL: target.base, clientID: target.clientID, outbox: target.database, concurrency: concurrency,
+                    duration: .seconds(seconds))
+            }
+            _ = try await generator(1).run(client: target.client)  // warm-up: connections, caches
+            report.record(try await generator(duration).run(client: target.client))
+        } catch {
+            try? await target.stop(removeDirectory: url == nil)
+            throw error
         }
-        defer {
-            server?.stop()
-            if url == nil { try? FileManager.default.removeItem(atPath: directory) }
-        }
-        let base = url ?? "http://127.0.0.1:\(server!.port)"
-        try await measure(base: base, directory: directory, report: &report)
+        try await target.stop(removeDirectory: url == nil)
         print(json ? try report.json() : report.text)
-    }
-
-    private func measure(base: String, directory: String, report: inout Report) async throws {
-        var logger = Logger(label: "bench")
-        logger.logLevel = .error
-        let outbox = try await SQLStorage.sqlite(path: directory + "/sesame.sqlite", logger: logger)
-        guard let clientID = try await outbox.listApplications().first(where: \.isDefault)?.clientID else {
-            throw BenchError("no default application in \(directory)")
-        }
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let generator = { (seconds: Int) in
-            LoadGenerator(baseURL: base, clientID: clientID, outbox: outbox, concurrency: concurrency, duration: .seconds(seconds))
-        }
-        _ = try await generator(1).run(client: client)  // warm-up: connections, caches, JIT-free but page-warm
-        let result = try await generator(duration).run(client: client)
-        try await client.shutdown()
-        try await outbox.shutdown()
-        report.record(result)
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 
 /// What `otp-login` prints, as text or one JSON object.
 struct Report: Encodable {
+    /// What one login is: `email-code` or `device-key`.
+    var kind = "email-code"
     var loginsPerSecond = 0.0
     var p50Milliseconds = 0.0
     var p99Milliseconds = 0.0
@@ -22,7 +24,7 @@ struct Report: Encodable {
         self.duration = duration
     }
 
-    mutating func record(_ result: LoadGenerator.Result) {
+    mutating func record(_ result: LoadRunner.Result) {
         logins = result.latencies.count
         failures = result.failures
         loginsPerSecond = Double(logins) / max(result.elapsed, 0.001)
@@ -34,7 +36,7 @@ struct Report: Encodable {
     enum CodingKeys: String, CodingKey {
         case loginsPerSecond = "logins_per_second", p50Milliseconds = "p50_ms", p99Milliseconds = "p99_ms"
         case rsa2048SignsPerSecond = "rsa2048_signs_per_second", ratio, idleRSSBytes = "idle_rss_bytes"
-        case readyMilliseconds = "ready_ms", failures, logins, concurrency, duration = "duration_s", cores, server
+        case readyMilliseconds = "ready_ms", failures, logins, concurrency, duration = "duration_s", cores, server, kind
     }
 
     func json() throws -> String {
@@ -46,7 +48,7 @@ struct Report: Encodable {
     var text: String {
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         return """
-            complete email-code logins: \(f(loginsPerSecond)) /s  (\(logins) logins, \(failures) failed, \
+            complete \(kind) logins: \(f(loginsPerSecond)) /s  (\(logins) logins, \(failures) failed, \
             concurrency \(concurrency), \(duration) s)
             latency p50 \(f(p50Milliseconds, 2)) ms, p99 \(f(p99Milliseconds, 2)) ms
             RSA-2048 signing bound (\(cores) cores, same run): \(f(rsa2048SignsPerSecond)) /s

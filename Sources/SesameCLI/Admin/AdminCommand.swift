@@ -4,6 +4,10 @@ import ArgumentParser
 /// once: it reads them from the database on every request.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "admin", abstract: "Manage applications, connections and users.",
-        subcommands: [AppsCommand.self, ConnectionsCommand.self, UsersCommand.self, PasskeysCommand.self])
+        commandName: "admin",
+        abstract: "Manage applications, connections, users, passkeys, device credentials and management tokens.",
+        subcommands: [
+            AppsCommand.self, ConnectionsCommand.self, UsersCommand.self, PasskeysCommand.self, TokensCommand.self,
+            DevicesCommand.self,
+        ])
 }

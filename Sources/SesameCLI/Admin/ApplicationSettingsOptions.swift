@@ -17,6 +17,8 @@ struct ApplicationSettingsOptions: ParsableArguments {
         name: .customLong("android-fingerprint"),
         help: "SHA-256 fingerprint (AA:BB:…) of an Android app's signing certificate (repeatable).")
     var androidFingerprints: [String] = []
+    @Flag(inversion: .prefixedNo, help: "Device-key logins must carry a nonce from POST /device-key/challenge.")
+    var deviceKeyNonceRequired: Bool?
 
     func validate() throws {
         try Self.validateURLs(callbacks + origins)
@@ -47,5 +49,6 @@ struct ApplicationSettingsOptions: ParsableArguments {
         if replace || !androidFingerprints.isEmpty {
             app.androidFingerprints = androidFingerprints.compactMap(AndroidFingerprint.normalized)
         }
+        if let deviceKeyNonceRequired { app.deviceKeyNonceRequired = deviceKeyNonceRequired }
     }
 }

@@ -103,6 +103,7 @@ func printApplication(_ app: Application, json: Bool) throws {
     print("callbacks:        \(app.callbacks.joined(separator: " "))")
     print("allowed origins:  \(app.allowedOrigins.joined(separator: " "))")
     print("grant types:      \(app.grantTypes.joined(separator: " "))")
+    print("device-key nonce: \(app.deviceKeyNonceRequired ? "required" : "not required")")
 }
 
 extension ApplicationBody {
@@ -113,5 +114,6 @@ extension ApplicationBody {
             iosBundleIDs: app.iosBundleIDs, androidPackages: app.androidPackages, iosTeamID: app.iosTeamID,
             androidFingerprints: app.androidFingerprints, isDefault: app.isDefault,
             createdAt: ISO8601.string(app.createdAt))
+        deviceKeyNonceRequired = app.deviceKeyNonceRequired
     }
 }

@@ -35,6 +35,8 @@ public struct Application: Sendable, Codable, Equatable {
     /// `assetlinks.json` and the `android:apk-key-hash:` passkey origins.
     public var androidFingerprints: [String]
     public var createdAt: Date
+    /// Device-key logins must carry a one-use nonce from `POST /device-key/challenge`.
+    public var deviceKeyNonceRequired = false
 
     /// Creates an application record.
     public init(
@@ -74,6 +76,8 @@ public enum GrantType {
     public static let legacyPassword = "password"
     /// Auth0's native passkey grant: finishes a `/passkey/register` or `/passkey/challenge`.
     public static let webauthn = "urn:okta:params:oauth:grant-type:webauthn"
+    /// Device-key login (RFC 7523 JWT bearer), on `/oauth/token` and the legacy `/oauth/ro`.
+    public static let jwtBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
     /// Every grant a new application gets.
-    public static let defaults = [passwordlessOTP, refreshToken, authorizationCode, legacyPassword, webauthn]
+    public static let defaults = [passwordlessOTP, refreshToken, authorizationCode, legacyPassword, webauthn, jwtBearer]
 }

@@ -117,4 +117,4 @@ public protocol EventRepository: Sendable {
 /// Everything a backend provides. One type per database conforms to all of it.
 public typealias SesameStorage = UserRepository & ApplicationRepository & ConnectionRepository
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
-    & PasskeyRepository
+    & PasskeyRepository & DeviceKeyStorage

@@ -59,4 +59,5 @@ public enum SecretPurpose: String, Sendable {
     case challenge, refreshToken = "refresh_token", authorizationCode = "authorization_code"
     case accessToken = "access_token"
     case passkeySession = "passkey_session"
+    case deviceNonce = "device_nonce", adminToken = "admin_token"
 }

@@ -15,23 +15,25 @@ extension TokenService {
     /// - Throws: 401 `invalid_token` as ``userInfo(accessToken:)``.
     public func authenticate(accessToken: String?) async throws -> (user: User, scope: Scope) {
         guard let accessToken else { throw SesameError.invalidToken }
-        let (userID, scope) = try await validate(accessToken)
+        let (userID, scope, _) = try await validate(accessToken)
         guard let (_, id) = User.parse(userID: userID), let user = try await storage.user(id: id), !user.blocked else {
             throw SesameError.invalidToken
         }
         return (user, scope)
     }
 
-    private func validate(_ token: String) async throws -> (userID: String, scope: Scope) {
+    /// The user, scope and client of a live access token (opaque `sat_…` or a JWT for us).
+    /// - Throws: `invalid_token`.
+    func validate(_ token: String) async throws -> (userID: String, scope: Scope, clientID: String) {
         let now = clock.now().epochSeconds
         if let opaque = OpaqueAccessToken.decode(token, with: hasher) {
             guard opaque.exp > now else { throw SesameError.invalidToken }
-            return (opaque.sub, Scope(opaque.scp))
+            return (opaque.sub, Scope(opaque.scp), opaque.cid)
         }
         guard let claims = try? await issuer.signer.verify(token, as: AccessTokenClaims.self),
             claims.exp > now, claims.iss == issuer.settings.issuer,
             claims.aud.contains(issuer.settings.issuer + "userinfo")
         else { throw SesameError.invalidToken }
-        return (claims.sub, Scope(claims.scope))
+        return (claims.sub, Scope(claims.scope), claims.azp)
     }
 }

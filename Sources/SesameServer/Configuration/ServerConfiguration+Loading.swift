@@ -63,6 +63,7 @@ extension ServerConfiguration {
             windowSeconds: values.int("rate_limit.start_per_recipient_window", default: 900, range: 1...86400))
         settings.passkeyRPID = values.optionalString("rp_id")
         settings.passkeyOrigins = values.list("passkey_origins")
+        settings.deviceKeys.allowRSA1024 = values.bool("device_keys.allow_rsa1024", default: false)
         return settings
     }
 

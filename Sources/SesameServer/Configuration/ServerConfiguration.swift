@@ -25,6 +25,8 @@ import SesameCore
 /// - `rp_id` → `SESAME_RP_ID` (the issuer's host): the WebAuthn relying party ID
 /// - `passkey_origins` → `SESAME_PASSKEY_ORIGINS` (comma list of extra origins accepted in
 ///   passkey ceremonies; the issuer's origin and applications' origins are always accepted)
+/// - `device_keys.allow_rsa1024` → `SESAME_DEVICE_KEYS_ALLOW_RSA1024` (false: device keys must be
+///   P-256 or RSA 2048–4096; true also admits the 1024-bit RSA keys TouchIDAuth generates)
 /// - `log_level` (info)
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"

@@ -15,6 +15,7 @@ struct LegacyController {
     @Sendable func resourceOwner(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let body = try await RequestParameters.parse(request, context: context, allowForm: true)
         let grant = try body.string("grant_type") ?? GrantType.legacyPassword
+        if grant == GrantType.jwtBearer { return try await deviceKeyLogin(request, body, context: context) }
         guard grant == GrantType.legacyPassword else {
             throw SesameError(.badRequest, "unsupported_grant_type", "Unsupported grant type: \(grant)")
         }

@@ -45,6 +45,7 @@ struct DiscoveryDocument: Encodable {
     let responseModesSupported = ["query"]
     let grantTypesSupported = [
         GrantType.authorizationCode, GrantType.refreshToken, GrantType.passwordlessOTP, GrantType.webauthn,
+        GrantType.jwtBearer,
     ]
     let subjectTypesSupported = ["public"]
     let idTokenSigningAlgValuesSupported = ["RS256"]

@@ -42,6 +42,9 @@ struct TokenController {
             return try await sesame.passkeys.finish(
                 authSession: try body.string("auth_session"), response: try body.jsonObject("authn_response"),
                 request: try grantRequest(body, application), ip: ip)
+        case GrantType.jwtBearer:
+            return try await sesame.deviceKeys.login.finish(
+                .bearer(assertion: try body.string("assertion")), request: try grantRequest(body, application), ip: ip)
         case GrantType.refreshToken:
             return try await sesame.tokens.refresh(
                 try body.string("refresh_token"), application: application, scope: try body.string("scope"))
@@ -78,6 +81,7 @@ struct TokenController {
 
     static let grants: Set<String> = [
         GrantType.passwordlessOTP, GrantType.refreshToken, GrantType.authorizationCode, GrantType.webauthn,
+        GrantType.jwtBearer,
     ]
 }
 

@@ -72,6 +72,16 @@ struct RequestParameters: Sendable {
         }
     }
 
+    /// The string members of an object parameter, others ignored (a JWK's `ext`, `key_ops`);
+    /// nil when absent.
+    func stringMembers(_ key: String, error: SesameError) throws -> [String: String]? {
+        switch values[key] {
+        case .none, .null: return nil
+        case .object(let object): return object.compactMapValues { if case .string(let text) = $0 { text } else { nil } }
+        default: throw error
+        }
+    }
+
     /// The keys present, for rejecting unknown ones.
     var keys: Dictionary<String, JSONValue>.Keys { values.keys }
 }

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import SesameCore
+
+/// `sesame admin tokens`: management tokens for the `/api/v2` endpoints (device credentials).
+///
+/// ```
+/// $ sesame admin tokens create --name ci
+/// token: sadm_…   (shown once: only its HMAC is stored)
+/// $ curl -H "Authorization: Bearer sadm_…" localhost:3000/api/v2/device-credentials?user_id=email%7C…
+/// ```
+struct TokensCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tokens", abstract: "Management tokens for /api/v2 (Authorization: Bearer sadm_…).",
+        subcommands: [Create.self, List.self, Delete.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a token and print it once.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "What the token is for.") var name: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let name = name
+            let (token, record) = try await withStorage(storage) { store in
+                let random = SystemRandomSource()
+                // The first start of `serve` makes the HMAC key; making it here instead is the same idempotent step.
+                let keys = try await Bootstrap(storage: store, clock: SystemClock(), random: random).hmacKeys()
+                return try await AdminTokens(storage: store, hasher: SecretHasher(keys: keys), random: random)
+                    .create(name: name, at: Date())
+            }
+            if json { return try printJSON(AdminTokenOutput(record, token: token)) }
+            print("id:    \(record.id)\nname:  \(record.name)\ntoken: \(token)")
+            print("The token is shown only now; Sesame keeps only its HMAC.")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List tokens (never the tokens themselves).")
+        @OptionGroup var storage: StorageOptions
+        @Flag(help: "Print a JSON array.") var json = false
+
+        func run() async throws {
+            let tokens = try await withStorage(storage) { try await $0.listAdminTokens() }
+            if json { return try printJSON(tokens.map { AdminTokenOutput($0, token: nil) }) }
+            for token in tokens { print("\(token.id)  \(ISO8601.string(token.createdAt))  \(token.name)") }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a token at once.")
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "The token id (adm_…).") var id: String
+
+        func run() async throws {
+            try await withStorage(storage) { try await $0.deleteAdminToken(id: id) }
+            print("deleted \(id)")
+        }
+    }
+}
+
+private struct AdminTokenOutput: Encodable {
+    var id: String
+    var name: String
+    var token: String?
+    var createdAt: String
+
+    init(_ record: AdminToken, token: String?) {
+        (id, name, self.token, createdAt) = (record.id, record.name, token, ISO8601.string(record.createdAt))
+    }
+
+    enum CodingKeys: String, CodingKey { case id, name, token, createdAt = "created_at" }
+}

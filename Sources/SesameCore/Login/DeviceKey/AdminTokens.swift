@@ -1,0 +1,38 @@
+import Foundation
+
+/// Management tokens for `/api/v2`, for operators and back ends.
+///
+/// `sesame admin tokens create --name ci --json` prints a `sadm_…` token once; send it as
+/// `Authorization: Bearer sadm_…`. Only its HMAC is stored, so a database leak does not leak
+/// tokens; `sesame admin tokens delete ID` revokes one at once.
+public struct AdminTokens: Sendable {
+    let storage: any AdminTokenRepository
+    let hasher: SecretHasher
+    let random: any RandomSource
+
+    /// Creates the service.
+    public init(storage: any AdminTokenRepository, hasher: SecretHasher, random: any RandomSource) {
+        self.storage = storage
+        self.hasher = hasher
+        self.random = random
+    }
+
+    /// The prefix that tells management tokens from user access tokens.
+    public static let prefix = "sadm_"
+
+    /// Creates and stores a token.
+    /// - Returns: the token (shown once) and its record.
+    public func create(name: String, at now: Date) async throws -> (token: String, record: AdminToken) {
+        let token = Self.prefix + random.token(32)
+        let record = AdminToken(
+            id: "adm_" + random.hex(8), name: name, tokenHash: hasher.hash(token, purpose: .adminToken), createdAt: now)
+        try await storage.createAdminToken(record)
+        return (token, record)
+    }
+
+    /// The stored token `token` stands for, or nil.
+    public func authenticate(_ token: String) async throws -> AdminToken? {
+        guard token.hasPrefix(Self.prefix), token.utf8.count < 256 else { return nil }
+        return try await storage.adminToken(hashes: hasher.candidates(token, purpose: .adminToken))
+    }
+}

@@ -1,0 +1,50 @@
+/// Who is calling the Management API.
+public enum ManagementCaller: Sendable, Equatable {
+    /// A management token: may manage every user's credentials.
+    case admin(tokenID: String)
+    /// A user's own access token: may manage only that user's credentials.
+    case user(userID: String, clientID: String)
+}
+
+/// `POST /api/v2/device-credentials`, Auth0's fields.
+public struct DeviceCredentialRegistration: Sendable, Equatable {
+    /// The key as sent: PEM (or base64 of PEM or DER) text, or a JWK object.
+    public enum Value: Sendable, Equatable {
+        case text(String)
+        case jwk([String: String])
+    }
+
+    public var deviceName: String?
+    /// Must be `public_key`.
+    public var type: String?
+    public var value: Value?
+    public var deviceID: String?
+    /// The application the key signs in to; defaults to the caller's token's application.
+    public var clientID: String?
+    /// The owner; needed with a management token, optional (and must be the caller) otherwise.
+    public var userID: String?
+
+    /// Creates a registration.
+    public init(
+        deviceName: String?, type: String?, value: Value?, deviceID: String?, clientID: String? = nil, userID: String? = nil
+    ) {
+        self.deviceName = deviceName
+        self.type = type
+        self.value = value
+        self.deviceID = deviceID
+        self.clientID = clientID
+        self.userID = userID
+    }
+}
+
+extension SesameError {
+    /// 401: no usable credentials for the Management API.
+    static let managementUnauthorized = SesameError(
+        .unauthorized, "unauthorized",
+        "Send Authorization: Bearer with your access token or a management token (sesame admin tokens create).")
+    /// 403: a user reaching for someone else's credentials.
+    static let notYourCredentials = SesameError(
+        .forbidden, "insufficient_scope", "An access token may only manage its own user's device credentials.")
+    /// 404: no such credential (or not the caller's, which is not revealed).
+    static let deviceCredentialNotFound = SesameError(.notFound, "not_found", "The device credential does not exist.")
+}

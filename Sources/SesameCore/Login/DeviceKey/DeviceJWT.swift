@@ -1,0 +1,71 @@
+import Foundation
+
+/// A device's compact JWS, split and decoded but not yet trusted: nothing in it counts until
+/// the signature has been checked against the registered key.
+struct DeviceJWT: Sendable {
+    struct Header: Decodable, Sendable {
+        var alg: String?
+        var kid: String?
+    }
+
+    let header: Header
+    let claims: DeviceJWTClaims
+    /// `base64url(header) "." base64url(payload)`, the bytes the signature covers.
+    let signingInput: [UInt8]
+    let signature: [UInt8]
+
+    /// Assertions are a few hundred bytes; anything near this is not one.
+    static let maxLength = 8192
+
+    /// Splits and decodes `token`.
+    /// - Throws: `invalid_grant` when it is not a three-part JWS with JSON header and claims.
+    static func parse(_ token: String) throws -> DeviceJWT {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard token.utf8.count <= maxLength, parts.count == 3,
+            let headerBytes = Base64URL.decode(String(parts[0])), let payloadBytes = Base64URL.decode(String(parts[1])),
+            let signature = Base64URL.decode(String(parts[2])),
+            let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes)),
+            let claims = try? JSONDecoder().decode(DeviceJWTClaims.self, from: Data(payloadBytes))
+        else { throw DeviceKeyRefusal(.malformed) }
+        return DeviceJWT(header: header, claims: claims, signingInput: Array(parts[0].utf8) + [0x2E] + Array(parts[1].utf8),
+                         signature: signature)
+    }
+}
+
+/// The claims device-key login reads. Numeric dates may be integers or decimals (RFC 7519
+/// §2); `aud` may be a string or an array.
+struct DeviceJWTClaims: Decodable, Sendable {
+    var iss: String?
+    var sub: String?
+    var aud: [String]
+    var iat: Int64?
+    var exp: Int64?
+    var jti: String?
+    var nonce: String?
+
+    enum CodingKeys: String, CodingKey { case iss, sub, aud, iat, exp, jti, nonce }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        iss = try container.decodeIfPresent(String.self, forKey: .iss)
+        sub = try container.decodeIfPresent(String.self, forKey: .sub)
+        if let single = try? container.decodeIfPresent(String.self, forKey: .aud) {
+            aud = [single]
+        } else {
+            aud = try container.decodeIfPresent([String].self, forKey: .aud) ?? []
+        }
+        iat = try Self.numericDate(container, .iat)
+        exp = try Self.numericDate(container, .exp)
+        jti = try container.decodeIfPresent(String.self, forKey: .jti)
+        nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
+    }
+
+    private static func numericDate(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int64? {
+        guard let value = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
+        // Out-of-range values would trap on conversion; they are refused as malformed.
+        guard value.isFinite, abs(value) < 1e15 else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "date out of range")
+        }
+        return Int64(value.rounded(.down))
+    }
+}

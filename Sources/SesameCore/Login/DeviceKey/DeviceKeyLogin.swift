@@ -1,0 +1,104 @@
+import Crypto
+import Foundation
+
+/// Device-key login (the Touch ID flow): the app proves possession of a registered private key
+/// by signing a short-lived JWT. Replay-proof: each assertion is single use (its `jti`, stored
+/// until it expires), and an application may also require a one-use server nonce.
+///
+/// ```swift
+/// let tokens = try await sesame.deviceKeys.login.finish(.bearer(assertion: jwt), request: grant, ip: ip)
+/// ```
+public struct DeviceKeyLogin: Sendable {
+    let storage: any SesameStorage
+    let hasher: SecretHasher
+    let clock: any SesameClock
+    let random: any RandomSource
+    let settings: LoginSettings
+    let coordinator: LoginCoordinator
+
+    var policy: DeviceKeyPolicy { settings.deviceKeys }
+
+    /// Checks the assertion and, when it holds, completes the login through the coordinator.
+    /// - Throws: 403 `invalid_grant` naming the failed rule, `user is blocked`, or 400 for a
+    ///   missing parameter. Every refusal is audited.
+    public func finish(_ assertion: DeviceKeyAssertion, request: TokenGrantRequest, ip: String?) async throws -> TokenResponse {
+        let user: User
+        do {
+            user = try await verify(assertion, application: request.application)
+        } catch let refusal as DeviceKeyRefusal {
+            await coordinator.audit(
+                "device_key_refused", user: refusal.userID, client: request.application.clientID, ip: ip,
+                detail: "\(assertion.method): \(refusal.reason.rawValue)" + (refusal.detail.map { " (\($0))" } ?? ""))
+            throw refusal.error
+        }
+        return try await coordinator.completeLogin(user, method: assertion.method, request: request, ip: ip)
+    }
+
+    /// Every rule, in an order where nothing from the token is trusted before its signature is checked.
+    func verify(_ assertion: DeviceKeyAssertion, application: Application) async throws -> User {
+        let (jwt, credential) = try await locate(assertion, application: application)
+        do {
+            let user = try await owner(of: credential, assertion: assertion)
+            try checkSignature(jwt, credential: credential)
+            try checkClaims(jwt.claims, credential: credential, assertion: assertion)
+            try await consume(jwt, credential: credential, assertion: assertion, application: application)
+            return user
+        } catch var refusal as DeviceKeyRefusal {
+            refusal.userID = refusal.userID ?? credential.userID
+            throw refusal
+        }
+    }
+
+    /// Finds the device credential the assertion claims, and checks it belongs to the user the
+    /// assertion names and to this application.
+    func locate(_ assertion: DeviceKeyAssertion, application: Application) async throws -> (DeviceJWT, DeviceCredential) {
+        switch assertion {
+        case .bearer(let token):
+            guard let token else { throw SesameError.invalidRequest("Missing required parameter: assertion") }
+            let jwt = try DeviceJWT.parse(token)
+            guard let kid = jwt.header.kid else { throw DeviceKeyRefusal(.missingKID) }
+            guard let credential = try await storage.deviceCredential(id: kid) else {
+                throw DeviceKeyRefusal(.unknownDevice, userID: jwt.claims.sub, detail: "kid \(kid)")
+            }
+            // Attack: a key registered by user A presented with sub = user B.
+            guard jwt.claims.sub == credential.userID else {
+                throw DeviceKeyRefusal(.wrongUser, userID: jwt.claims.sub, detail: "key of \(credential.userID)")
+            }
+            return (jwt, try checkApplication(credential, application))
+        case .legacy(let token, let device, _):
+            guard let token else { throw SesameError.invalidRequest("missing id_token parameter") }
+            guard let device else { throw SesameError.invalidRequest("missing device parameter") }
+            let jwt = try DeviceJWT.parse(token)
+            guard let userID = jwt.claims.iss else { throw DeviceKeyRefusal(.unknownDevice, detail: "no iss") }
+            let candidates = try await storage.deviceCredentials(userID: userID, clientID: application.clientID)
+            guard let credential = candidates.first(where: { $0.deviceID == device })
+                ?? candidates.first(where: { $0.deviceName == device })
+            else { throw DeviceKeyRefusal(.unknownDevice, userID: userID, detail: "device \(device)") }
+            if let kid = jwt.header.kid, kid != credential.id { throw DeviceKeyRefusal(.unknownDevice, userID: userID) }
+            return (jwt, credential)
+        }
+    }
+
+    private func checkApplication(_ credential: DeviceCredential, _ application: Application) throws -> DeviceCredential {
+        // A key is registered for one application; another application cannot sign in with it.
+        guard credential.clientID == application.clientID else {
+            throw DeviceKeyRefusal(.wrongApplication, userID: credential.userID, detail: "registered for \(credential.clientID)")
+        }
+        return credential
+    }
+
+    /// The live owner of the credential; a deleted or blocked user is refused at once.
+    private func owner(of credential: DeviceCredential, assertion: DeviceKeyAssertion) async throws -> User {
+        guard let (_, id) = User.parse(userID: credential.userID), let user = try await storage.user(id: id) else {
+            throw DeviceKeyRefusal(.unknownDevice, detail: "owner no longer exists")
+        }
+        guard !user.blocked else {
+            await coordinator.audit("login_refused", user: user.userID, client: credential.clientID, detail: "device_key: user is blocked")
+            throw SesameError.userBlocked
+        }
+        if case .legacy(_, _, let connection?) = assertion, connection != user.connection {
+            throw DeviceKeyRefusal(.wrongConnection, detail: "connection \(connection)")
+        }
+        return user
+    }
+}

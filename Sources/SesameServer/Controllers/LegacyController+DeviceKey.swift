@@ -1,0 +1,23 @@
+import Hummingbird
+import SesameAPI
+import SesameCore
+
+extension LegacyController {
+    /// TouchIDAuth's login: `POST /oauth/ro` with `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`,
+    /// `id_token` (the device JWT), `device`, `connection` and `scope`, as Lock v1 sends it.
+    func deviceKeyLogin(_ request: Request, _ body: RequestParameters, context: SesameRequestContext) async throws
+        -> Response
+    {
+        guard try body.string("client_id") != nil else { throw SesameError.invalidRequest("missing client_id parameter") }
+        let assertion = DeviceKeyAssertion.legacy(
+            idToken: try body.string("id_token"), device: try body.string("device"), connection: try body.string("connection"))
+        let application = try await tokens.authenticate(request, body)
+        guard application.allows(GrantType.jwtBearer) else {
+            throw SesameError(.forbidden, "unauthorized_client", "invalid client")
+        }
+        let result = try await sesame.deviceKeys.login.finish(
+            assertion, request: try tokens.grantRequest(body, application),
+            ip: context.clientIP(request, trustProxy: tokens.trustProxy))
+        return try Responses.json(TokenBody(result), noStore: true)
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import SesameCore
+
+/// `sesame-bench device-key`: complete device-key logins over HTTP against a real server
+/// process (sign a fresh ES256 assertion, `POST /oauth/token` with the JWT-bearer grant, get
+/// an RS256 id_token back), reported against the RSA-2048 signing bound measured in the same run.
+struct DeviceKeyBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device-key",
+        abstract: "Complete device-key logins per second (sign an assertion + JWT-bearer token grant).")
+
+    @Option(help: "Seconds of load.") var duration = 10
+    @Option(help: "Logins in flight at once (one enrolled user and device each).") var concurrency = 32
+    @Option(help: "Target an already running server instead of starting one (needs --data-dir).") var url: String?
+    @Option(help: "The target server's data directory, to read enrolment codes from its console outbox.") var dataDir: String?
+    @Flag(help: "Print one JSON object.") var json = false
+
+    func validate() throws {
+        if url != nil && dataDir == nil { throw ValidationError("--url needs --data-dir to read codes") }
+    }
+
+    func run() async throws {
+        var report = Report(rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
+                            duration: duration)
+        report.kind = "device-key"
+        let target = try await BenchTarget.start(
+            url: url, dataDir: dataDir, environment: OTPLoginBench.environment, concurrency: concurrency, report: &report)
+        do {
+            let devices = try await BenchDevice.enroll(count: concurrency, target: target)
+            let runner = { (seconds: Int) in LoadRunner(concurrency: concurrency, duration: .seconds(seconds)) }
+            let (base, clientID, client) = (target.base, target.clientID, target.client)
+            let login: @Sendable (Int, Int) async throws -> Bool = { worker, _ in
+                try await devices[worker].login(base: base, clientID: clientID, client: client)
+            }
+            _ = try await runner(1).run(login)  // warm-up: connections, caches
+            report.record(try await runner(duration).run(login))
+        } catch {
+            try? await target.stop(removeDirectory: url == nil)
+            throw error
+        }
+        try await target.stop(removeDirectory: url == nil)
+        print(json ? try report.json() : report.text)
+    }
+}
+
+/// One benchmark user with a P-256 device key registered through the Management API.
+struct BenchDevice: Sendable {
+    let userID: String
+    let credentialID: String
+    let key: P256.Signing.PrivateKey
+    let audience: String
+
+    /// Signs each user in once with an email code (outside the measured time) and registers a key.
+    static func enroll(count: Int, target: BenchTarget) async throws -> [BenchDevice] {
+        let generator = LoadGenerator(
+            baseURL: target.base, clientID: target.clientID, outbox: target.database, concurrency: 1, duration: .seconds(1))
+        let issuer = try await Self.issuer(target: target)
+        var devices: [BenchDevice] = []
+        for index in 0..<count {
+            let email = "device-\(index)-\(UInt32.random(in: 0...UInt32.max))@example.com"
+            guard let body = try await generator.signIn(email: email, scope: "openid", client: target.client),
+                let tokens = try? JSONDecoder().decode([String: JSONField].self, from: Data(body)),
+                case .text(let accessToken)? = tokens["access_token"]
+            else { throw BenchError("enrolment sign-in failed for \(email)") }
+            devices.append(try await register(accessToken: accessToken, index: index, issuer: issuer, target: target))
+        }
+        return devices
+    }
+
+    /// The assertion's `aud`: the server's issuer, from discovery (it need not be the URL we dial).
+    private static func issuer(target: BenchTarget) async throws -> String {
+        let response = try await target.client.execute(
+            HTTPClientRequest(url: target.base + "/.well-known/openid-configuration"), timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        guard let document = try? JSONDecoder().decode([String: JSONField].self, from: Data(body.readableBytesView)),
+            case .text(let issuer)? = document["issuer"]
+        else { throw BenchError("no issuer in the discovery document") }
+        return issuer
+    }
+
+    private static func register(accessToken: String, index: Int, issuer: String, target: BenchTarget) async throws
+        -> BenchDevice
+    {
+        let key = P256.Signing.PrivateKey()
+        let registration = [
+            "device_name": "bench \(index)", "type": "public_key", "value": key.publicKey.pemRepresentation,
+            "device_id": String(format: "BE0C%04X", index),
+        ]
+        let response = try await BenchHTTP.post(
+            target.base + "/api/v2/device-credentials", registration, headers: [("authorization", "Bearer \(accessToken)")],
+            client: target.client)
+        guard response.status == .created,
+            let credential = try? JSONDecoder().decode([String: String].self, from: Data(response.body)),
+            let id = credential["id"], let userID = credential["user_id"]
+        else { throw BenchError("registration failed: \(String(decoding: response.body, as: UTF8.self))") }
+        return BenchDevice(userID: userID, credentialID: id, key: key, audience: issuer)
+    }
+
+    /// One complete login: a fresh assertion (new jti), exchanged for tokens.
+    func login(base: String, clientID: String, client: HTTPClient) async throws -> Bool {
+        let body = [
+            "grant_type": GrantType.jwtBearer, "client_id": clientID, "assertion": try assertion(),
+            "scope": "openid profile email",
+        ]
+        return try await BenchHTTP.post(base + "/oauth/token", body, client: client).status == .ok
+    }
+
+    private func assertion() throws -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        let header = #"{"alg":"ES256","kid":"\#(credentialID)","typ":"JWT"}"#
+        let claims = AssertionClaims(sub: userID, aud: audience, iat: now, exp: now + 30, jti: UUID().uuidString)
+        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(try JSONEncoder().encode(claims))
+        let signature = try key.signature(for: Array(input.utf8)).rawRepresentation
+        return input + "." + Base64URL.encode(signature)
+    }
+
+    private struct AssertionClaims: Encodable {
+        let sub: String
+        let aud: String
+        let iat: Int64
+        let exp: Int64
+        let jti: String
+    }
+}
+
+/// A JSON object member: the bench reads only the strings.
+private enum JSONField: Decodable {
+    case text(String), other
+
+    init(from decoder: any Decoder) throws {
+        self = (try? decoder.singleValueContainer().decode(String.self)).map(JSONField.text) ?? .other
+    }
+}

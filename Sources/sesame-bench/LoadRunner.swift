@@ -1,0 +1,49 @@
+import Foundation
+
+/// Runs one operation back to back on `concurrency` workers for a fixed time, like that many
+/// clients signing in one after another; the benchmarks differ only in the operation.
+struct LoadRunner {
+    let concurrency: Int
+    let duration: Duration
+
+    struct Result {
+        var latencies: [Double] = []
+        var failures = 0
+        var elapsed: Double = 0
+    }
+
+    /// Runs `operation(worker, index)` until the time is up; it returns false for a failed try.
+    func run(_ operation: @escaping @Sendable (_ worker: Int, _ index: Int) async throws -> Bool) async throws -> Result {
+        let started = ContinuousClock.now
+        let deadline = started + duration
+        var result = try await withThrowingTaskGroup(of: Result.self) { group in
+            for worker in 0..<concurrency {
+                group.addTask { try await Self.loop(worker: worker, until: deadline, operation) }
+            }
+            return try await group.reduce(into: Result()) { total, part in
+                total.latencies += part.latencies
+                total.failures += part.failures
+            }
+        }
+        result.elapsed = (ContinuousClock.now - started).seconds
+        return result
+    }
+
+    private static func loop(
+        worker: Int, until deadline: ContinuousClock.Instant,
+        _ operation: @Sendable (_ worker: Int, _ index: Int) async throws -> Bool
+    ) async throws -> Result {
+        var result = Result()
+        var index = 0
+        while ContinuousClock.now < deadline {
+            index += 1
+            let begin = ContinuousClock.now
+            if try await operation(worker, index) {
+                result.latencies.append((ContinuousClock.now - begin).seconds * 1000)
+            } else {
+                result.failures += 1
+            }
+        }
+        return result
+    }
+}
