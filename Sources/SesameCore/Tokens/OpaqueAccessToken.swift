@@ -9,6 +9,9 @@ struct OpaqueAccessToken: Codable, Equatable {
     var scp: String
     var iat: Int64
     var exp: Int64
+    /// Random, so two tokens issued in the same second for the same grant still differ
+    /// (a client that rotates tokens must be able to tell them apart).
+    var jti: String?
 
     /// `sat_` + base64url(JSON) + `.` + base64url(HMAC).
     func encode(with hasher: SecretHasher) throws -> String {

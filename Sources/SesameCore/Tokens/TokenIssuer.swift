@@ -86,7 +86,7 @@ public struct TokenIssuer: Sendable {
         guard let audience = request.audience else {
             return try OpaqueAccessToken(
                 sub: user.userID, cid: request.application.clientID, scp: request.scope.description,
-                iat: now.epochSeconds, exp: exp
+                iat: now.epochSeconds, exp: exp, jti: random.token(9)
             ).encode(with: hasher)
         }
         let claims = AccessTokenClaims(
