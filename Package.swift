@@ -179,6 +179,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SesameCLITests", dependencies: ["SesameCLI", "SesameWebAuthn"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SesameCLITests", dependencies: ["SesameCLI", "SesameWebAuthn", "SesameWebAuthnTesting"],
+            swiftSettings: swiftSettings),
     ]
 )

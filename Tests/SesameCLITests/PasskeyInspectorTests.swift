@@ -1,24 +1,13 @@
 import Foundation
 import SesameWebAuthn
+import SesameWebAuthnTesting
 import Testing
 
 /// `sesame passkey verify-registration | verify-authentication`, run as a real process.
 @Suite("sesame passkey inspector")
 struct PasskeyInspectorTests {
-    /// Cases the library refuses because nothing here implements their algorithm (Ed448, ML-DSA-44;
-    /// see Sources/SesameWebAuthn/Documentation.md): they must fail with unsupported_algorithm.
-    static let refusedAsUnsupported: Set<String> = [
-        "w3c-spec/packed-ed448/registration",
-        "w3c-spec/packed-ed448/authentication",
-        "py_webauthn/test_verify_registration_response_pqc/TestVerifyRegistrationResponsePQC::test_verify_pqc_ml_dsa_44_packed_response",
-        "py_webauthn/test_verify_authentication_response_pqc/TestVerifyAuthenticationResponsePQC::test_verify_ml_dsa_44_response",
-    ]
-
-    /// The source suite fetched a CRL the corpus does not carry; the test passes the revoked leaf
-    /// with --revoked-certificate, as an operator with that CRL would.
-    static let needsRevocationData: Set<String> = [
-        "SimpleWebAuthn/verifyAttestationAndroidSafetyNet/should reject when a revoked certificate is found",
-    ]
+    static let refusedAsUnsupported = CorpusExpectations.refusedAsUnsupported
+    static let needsRevocationData = CorpusExpectations.needsRevocationData
 
     @Test("every corpus case reaches its expected outcome through the command line")
     func corpus() async throws {

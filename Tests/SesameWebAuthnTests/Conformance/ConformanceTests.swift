@@ -1,24 +1,12 @@
 import Foundation
 import SesameWebAuthn
+import SesameWebAuthnTesting
 import Testing
 
 @Suite("WebAuthn conformance corpus")
 struct ConformanceTests {
-    /// Cases whose credential algorithm nothing here can verify (see Documentation.md):
-    /// they must be refused with `unsupported_algorithm` instead of reaching `expected`.
-    static let refusedAsUnsupported: Set<String> = [
-        "w3c-spec/packed-ed448/registration",
-        "w3c-spec/packed-ed448/authentication",
-        "py_webauthn/test_verify_registration_response_pqc/TestVerifyRegistrationResponsePQC::test_verify_pqc_ml_dsa_44_packed_response",
-        "py_webauthn/test_verify_authentication_response_pqc/TestVerifyAuthenticationResponsePQC::test_verify_ml_dsa_44_response",
-    ]
-
-    /// Cases whose expected failure comes from revocation data the source suite fetched (a CRL)
-    /// and the corpus does not carry. The test supplies the equivalent revocation entry for the
-    /// chain the library returns and expects `attestation_certificate_revoked`.
-    static let needsRevocationData: Set<String> = [
-        "SimpleWebAuthn/verifyAttestationAndroidSafetyNet/should reject when a revoked certificate is found",
-    ]
+    static let refusedAsUnsupported = CorpusExpectations.refusedAsUnsupported
+    static let needsRevocationData = CorpusExpectations.needsRevocationData
 
     @Test("the corpus is present, or its absence is reported")
     func corpusPresence() {
