@@ -102,15 +102,24 @@ extension Migrations {
 }
 
 extension SQLStorage {
+    /// Instances that start together take turns: on PostgreSQL a transaction-scoped advisory
+    /// lock, released at commit; SQLite's `BEGIN IMMEDIATE` already admits one writer.
+    static func serializeMigrations(_ db: any SQLDatabase, _ flavor: SQLFlavor) async throws {
+        guard flavor == .postgres else { return }
+        try await db.raw("SELECT pg_advisory_xact_lock(7365616)").run()
+    }
+
     /// Applies the migrations that have not run yet, each in its own transaction.
     func migrate() async throws {
-        try await executor.write { db in
+        let flavor = executor.flavor
+        try await executor.transaction { db in
+            try await Self.serializeMigrations(db, flavor)
             try await db.raw("CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)")
                 .run()
         }
-        let flavor = executor.flavor
         for migration in Migrations.all {
             try await executor.transaction { db in
+                try await Self.serializeMigrations(db, flavor)
                 let done = try await db.raw("SELECT id FROM schema_migrations WHERE id = \(bind: migration.id)").first()
                 guard done == nil else { return }
                 for statement in migration.statements(for: flavor) { try await db.raw(SQLQueryString(statement)).run() }

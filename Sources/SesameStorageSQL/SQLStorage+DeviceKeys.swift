@@ -4,15 +4,10 @@ import SesameCore
 
 extension SQLStorage: DeviceCredentialRepository {
     public func saveDeviceCredential(_ credential: DeviceCredential) async throws {
-        try await executor.transaction { db in
-            // Replacing by (user, application, device) in the same transaction as the insert:
-            // a device never has two live keys, even when two registrations race.
-            try await db.raw(
-                """
-                DELETE FROM device_credentials WHERE user_id = \(bind: credential.userID)
-                AND client_id = \(bind: credential.clientID) AND device_id = \(bind: credential.deviceID)
-                """
-            ).run()
+        try await executor.write { db in
+            // One upsert on (user, application, device): a device never has two live keys, even
+            // when two registrations race on different instances (a delete-then-insert would
+            // let both inserts through under PostgreSQL's read-committed isolation).
             try await db.raw(
                 """
                 INSERT INTO device_credentials (id, user_id, client_id, device_id, device_name, algorithm, public_key,
@@ -20,6 +15,9 @@ extension SQLStorage: DeviceCredentialRepository {
                 \(bind: credential.clientID), \(bind: credential.deviceID), \(bind: credential.deviceName),
                 \(bind: credential.algorithm.rawValue), \(bind: Data(credential.publicKey)), \(bind: credential.fingerprint),
                 \(bind: credential.keyBits), \(bind: credential.createdAt.sqlValue))
+                ON CONFLICT (user_id, client_id, device_id) DO UPDATE SET id = excluded.id,
+                device_name = excluded.device_name, algorithm = excluded.algorithm, public_key = excluded.public_key,
+                fingerprint = excluded.fingerprint, key_bits = excluded.key_bits, created_at = excluded.created_at
                 """
             ).run()
         }

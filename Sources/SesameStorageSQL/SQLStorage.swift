@@ -20,6 +20,26 @@ public final class SQLStorage: Sendable {
         return storage
     }
 
+    /// Connects to PostgreSQL and brings its schema up to date; instances that start
+    /// together migrate one at a time.
+    /// - Parameters:
+    ///   - url: `postgres://user:password@host:port/database[?sslmode=disable|prefer|require]`.
+    ///   - maxConnections: the connection pool's size.
+    ///   - schema: a schema to work in instead of `public` (created when missing).
+    public static func postgres(
+        url: String, maxConnections: Int = 20, schema: String? = nil, logger: Logger = Logger(label: "sesame.postgres")
+    ) async throws -> SQLStorage {
+        let storage = SQLStorage(
+            executor: try PostgresExecutor.open(url: url, maxConnections: maxConnections, searchPath: schema, logger: logger))
+        if let schema {
+            try await storage.executor.write { db in
+                try await db.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
+            }
+        }
+        try await storage.migrate()
+        return storage
+    }
+
     /// Closes the database connections.
     public func shutdown() async throws {
         try await executor.shutdown()

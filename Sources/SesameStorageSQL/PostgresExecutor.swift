@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import SesameCore
+
+/// PostgreSQL through a postgres-nio connection pool: every instance of Sesame shares one
+/// database, and PostgreSQL's row locks make the single-use updates atomic across them.
+final class PostgresExecutor: SQLExecutor {
+    let flavor = SQLFlavor.postgres
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger: Logger
+
+    private init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+        runner = Task { await client.run() }
+    }
+
+    /// Connects to `url` (`postgres://user:password@host:port/database?sslmode=…`).
+    /// - Parameters:
+    ///   - maxConnections: the pool size.
+    ///   - searchPath: a schema to use instead of `public` (tests isolate themselves this way).
+    static func open(url: String, maxConnections: Int, searchPath: String?, logger: Logger) throws -> PostgresExecutor {
+        var configuration = try PostgresURL.configuration(url)
+        configuration.options.maximumConnections = maxConnections
+        if let searchPath { configuration.options.additionalStartupParameters = [("search_path", searchPath)] }
+        return PostgresExecutor(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await mapErrors { try await client.withConnection { try await body($0.sql()) } }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await mapErrors { try await client.withConnection { try await body($0.sql()) } }
+    }
+
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await mapErrors { try await client.withTransaction(logger: logger) { try await body($0.sql()) } }
+    }
+
+    func shutdown() async throws {
+        runner.cancel()
+        _ = await runner.value
+    }
+
+    /// Translates driver errors into ``StorageError`` in one place.
+    private func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PostgresTransactionError {
+            // The transaction was rolled back; what matters is why.
+            let cause = error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError
+            throw cause.map(Self.translate) ?? StorageError.unavailable("postgres: transaction failed")
+        } catch let error as PSQLError {
+            throw Self.translate(error)
+        }
+    }
+
+    private static func translate(_ error: any Error) -> any Error {
+        guard let error = error as? PSQLError else { return error }
+        // 23505 unique_violation, 23P01 exclusion_violation.
+        if let state = error.serverInfo?[.sqlState], state == "23505" || state == "23P01" {
+            return StorageError.alreadyExists(error.serverInfo?[.message] ?? "duplicate")
+        }
+        return StorageError.unavailable("postgres: \(error.serverInfo?[.message] ?? "\(error.code)")")
+    }
+}
+
+/// `postgres://` URLs, as libpq and every PostgreSQL host write them.
+enum PostgresURL {
+    /// The client configuration for `url`. TLS follows `sslmode`: `disable`, `prefer` (the
+    /// default: TLS when the server offers it) or `require`/`verify-full` (TLS or fail).
+    static func configuration(_ url: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, !host.isEmpty, let user = components.user
+        else {
+            throw StorageError.unavailable("database URL must look like postgres://user:password@host:5432/database")
+        }
+        let database = components.path.split(separator: "/").first.map(String.init)
+        let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer"
+        let tls: PostgresClient.Configuration.TLS
+        switch mode {
+        case "disable": tls = .disable
+        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        default: tls = .prefer(.makeClientConfiguration())
+        }
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
+            password: components.password?.removingPercentEncoding, database: database, tls: tls)
+    }
+}
