@@ -49,6 +49,15 @@ extension Duration {
 
 /// What `serve` prints on start: enough to make the first login with curl.
 enum Banner {
+    /// Where data lives, without the password of a PostgreSQL URL.
+    static func database(_ configuration: ServerConfiguration) -> String {
+        guard let url = configuration.databaseURL, var components = URLComponents(string: url) else {
+            return "\(configuration.sqlitePath) (SQLite)"
+        }
+        if components.password != nil { components.password = "****" }
+        return "\(components.string ?? "postgres") (PostgreSQL)"
+    }
+
     static func text(_ runtime: SesameRuntime) async throws -> String {
         let configuration = runtime.configuration
         let app = try await runtime.storage.listApplications().first(where: \.isDefault)
@@ -57,7 +66,7 @@ enum Banner {
         return """
             Sesame is listening on \(configuration.host):{port}
               issuer:          \(configuration.settings.issuer)
-              database:        \(configuration.sqlitePath) (SQLite)
+              database:        \(Banner.database(configuration))
               default app:     client_id \(app?.clientID ?? "-") (native, public: no secret needed)
               email codes:     \(email)
               sms codes:       \(sms)

@@ -18,11 +18,15 @@ struct StorageOptions: ParsableArguments {
     @Option(help: "JSON configuration file (SESAME_CONFIG; default <data-dir>/sesame.json when present).")
     var config: String?
 
+    @Option(help: "PostgreSQL URL, postgres://user:password@host:5432/db (SESAME_DATABASE_URL; default: SQLite in the data directory).")
+    var database: String?
+
     /// Flags by configuration key, for ``ServerConfiguration/load(flags:environment:)``.
     var flags: [String: String] {
         var flags: [String: String] = [:]
         flags["data_dir"] = dataDirectory
         flags["config"] = config
+        flags["database_url"] = database
         return flags
     }
 }

@@ -31,6 +31,9 @@ public struct SesameRuntime: Sendable {
     /// Opens the configured database without the first-start setup (for `sesame admin` and
     /// `sesame outbox`, which must not create keys).
     public static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> SQLStorage {
+        if let url = configuration.databaseURL {
+            return try await SQLStorage.postgres(url: url, maxConnections: configuration.databasePoolSize, logger: logger)
+        }
         if configuration.databasePath == nil {
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         }

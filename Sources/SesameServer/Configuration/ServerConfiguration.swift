@@ -10,6 +10,8 @@ import SesameCore
 /// Keys (JSON path → environment variable; default):
 /// - `port` → `SESAME_PORT` (3000); `host` → `SESAME_HOST` (127.0.0.1)
 /// - `data_dir` → `SESAME_DATA_DIR` (./sesame-data); `database` → `SESAME_DATABASE` (<data_dir>/sesame.sqlite)
+/// - `database_url` → `SESAME_DATABASE_URL` (none: a `postgres://` URL selects PostgreSQL),
+///   `database_pool_size` → `SESAME_DATABASE_POOL_SIZE` (20)
 /// - `issuer` → `SESAME_ISSUER` (http://localhost:<port>/)
 /// - `audiences` → `SESAME_AUDIENCES` (comma list of API identifiers; none)
 /// - `trust_proxy` → `SESAME_TRUST_PROXY` (false: client IP from the socket, not X-Forwarded-For)
@@ -33,6 +35,10 @@ public struct ServerConfiguration: Sendable {
     public var port = 3000
     public var dataDirectory = "./sesame-data"
     public var databasePath: String?
+    /// A PostgreSQL URL; when set, storage is PostgreSQL instead of SQLite.
+    public var databaseURL: String?
+    /// The PostgreSQL connection pool's size.
+    public var databasePoolSize = 20
     public var settings: LoginSettings
     public var trustProxy = false
     public var connections: [ConnectionOverride] = []

@@ -1,0 +1,87 @@
+"""Two `sesame serve` instances on one PostgreSQL database, as behind a load balancer.
+
+Runs when SESAME_TEST_POSTGRES_URL names a server whose `postgres` role may create databases
+(scripts/test starts one); each test gets a database of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import requests
+
+BASE_URL = os.environ.get("SESAME_TEST_POSTGRES_URL")
+pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
+OTP_GRANT = "http://auth0.com/oauth/grant-type/passwordless/otp"
+ISSUER = "https://login.example.test/"
+
+
+@pytest.fixture
+def database_url():
+    parts = urlsplit(BASE_URL)
+    name = "instances_" + uuid.uuid4().hex[:12]
+    subprocess.run(
+        ["psql", "-h", parts.hostname, "-p", str(parts.port or 5432), "-U", "postgres", "-qc",
+         f"CREATE DATABASE {name} OWNER {parts.username}"],
+        check=True, capture_output=True)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@pytest.fixture
+def pair(sesame_factory, database_url):
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER}
+    first = sesame_factory(env=env, name="a")
+    second = sesame_factory(env=env, name="b")
+    return first, second
+
+
+def start(server, email):
+    return requests.post(server.url("/passwordless/start"), json={
+        "client_id": server.client_id, "connection": "email", "email": email, "send": "code"}, timeout=10)
+
+
+def exchange(server, email, code):
+    return requests.post(server.url("/oauth/token"), json={
+        "grant_type": OTP_GRANT, "client_id": server.client_id, "realm": "email", "username": email,
+        "otp": code, "scope": "openid"}, timeout=10)
+
+
+def test_both_instances_share_the_application_and_keys(pair):
+    a, b = pair
+    assert a.client_id == b.client_id
+    keys_a = requests.get(a.url("/.well-known/jwks.json"), timeout=10).json()
+    keys_b = requests.get(b.url("/.well-known/jwks.json"), timeout=10).json()
+    assert keys_a == keys_b
+
+
+def test_a_code_started_on_one_instance_finishes_on_the_other(pair):
+    a, b = pair
+    assert start(a, "ana@example.com").status_code == 200
+    response = exchange(b, "ana@example.com", a.last_code("ana@example.com"))
+    assert response.status_code == 200, response.text
+    assert requests.get(a.url("/userinfo"), timeout=10,
+                        headers={"Authorization": f"Bearer {response.json()['access_token']}"}).status_code == 200
+
+
+def test_one_code_used_20_times_across_both_instances_succeeds_once(pair):
+    """A replayed code raced over two instances: the database's single-use gate holds."""
+    a, b = pair
+    assert start(a, "bob@example.com").status_code == 200
+    code = a.last_code("bob@example.com")
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        statuses = list(pool.map(lambda i: exchange((a, b)[i % 2], "bob@example.com", code).status_code, range(20)))
+    assert statuses.count(200) == 1
+    assert statuses.count(403) == 19
+
+
+def test_rate_limits_count_across_instances(sesame_factory, database_url):
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER, "SESAME_RATE_LIMIT_START_PER_RECIPIENT": "3"}
+    a = sesame_factory(env=env, name="a")
+    b = sesame_factory(env=env, name="b")
+    statuses = [start((a, b)[i % 2], "eve@example.com").status_code for i in range(5)]
+    assert statuses == [200, 200, 200, 429, 429]
