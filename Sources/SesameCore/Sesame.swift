@@ -63,10 +63,14 @@ public struct Sesame: Sendable {
         logger: Logger = Logger(label: "sesame")
     ) async throws -> Sesame {
         let setup = Bootstrap(storage: storage, clock: clock, random: random)
-        let hmacKeys = try await setup.hmacKeys()
-        let signer = try await TokenSigner(records: try await setup.signingKeys())
-        try await setup.connections(overrides: connections)
-        _ = try await setup.defaultApplication()
+        let (hmacKeys, signingKeys) = try await storage.withSetupLock {
+            let hmacKeys = try await setup.hmacKeys()
+            let signingKeys = try await setup.signingKeys()
+            try await setup.connections(overrides: connections)
+            _ = try await setup.defaultApplication()
+            return (hmacKeys, signingKeys)
+        }
+        let signer = try await TokenSigner(records: signingKeys)
         return Sesame(
             storage: storage, settings: settings, delivery: delivery, signer: signer, hmacKeys: hmacKeys, clock: clock,
             random: random, logger: logger)

@@ -43,6 +43,28 @@ final class PostgresExecutor: SQLExecutor {
         try await mapErrors { try await client.withTransaction(logger: logger) { try await body($0.sql()) } }
     }
 
+    /// A session-level advisory lock, held on one leased connection while `body` runs its
+    /// statements on others.
+    func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await mapErrors {
+            try await client.withConnection { connection in
+                let db = connection.sql()
+                try await db.raw("SELECT pg_advisory_lock(\(unsafeRaw: String(Self.setupLockKey)))").run()
+                do {
+                    let result = try await body()
+                    try await db.raw("SELECT pg_advisory_unlock(\(unsafeRaw: String(Self.setupLockKey)))").run()
+                    return result
+                } catch {
+                    try? await db.raw("SELECT pg_advisory_unlock(\(unsafeRaw: String(Self.setupLockKey)))").run()
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Distinct from the migration lock, which is taken inside transactions.
+    static let setupLockKey = 7_365_617
+
     func shutdown() async throws {
         runner.cancel()
         _ = await runner.value

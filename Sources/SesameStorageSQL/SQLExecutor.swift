@@ -12,6 +12,8 @@ protocol SQLExecutor: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Runs several statements in one transaction: all or nothing.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs `body` holding a lock that excludes every other process using this database.
+    func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
     /// Closes the connections.
     func shutdown() async throws
 }

@@ -106,4 +106,8 @@ extension SQLStorage: EventRepository {
             }
         }
     }
+
+    public func withSetupLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await executor.withExclusiveLock(body)
+    }
 }

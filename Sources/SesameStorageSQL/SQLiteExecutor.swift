@@ -63,6 +63,12 @@ final class SQLiteExecutor: SQLExecutor {
         try await mapErrors { try await batches.submit(transaction: true, body) }
     }
 
+    /// One process owns an SQLite file in practice, and the setup it guards is idempotent
+    /// within a process; `BEGIN IMMEDIATE` already serialises the writes themselves.
+    func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await body()
+    }
+
     func shutdown() async throws {
         try await writer.close()
         for reader in readers { try await reader.close() }

@@ -85,3 +85,16 @@ def test_rate_limits_count_across_instances(sesame_factory, database_url):
     b = sesame_factory(env=env, name="b")
     statuses = [start((a, b)[i % 2], "eve@example.com").status_code for i in range(5)]
     assert statuses == [200, 200, 200, 429, 429]
+
+
+def test_instances_starting_together_on_an_empty_database_set_it_up_once(sesame_factory, database_url):
+    """Without the setup lock each would create its own signing key and default application."""
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER}
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        servers = list(pool.map(lambda name: sesame_factory(env=env, name=name), ["a", "b", "c"]))
+    assert len({server.client_id for server in servers}) == 1
+    assert len(servers[0].apps()) == 1
+    jwks = [requests.get(server.url("/.well-known/jwks.json"), timeout=10).json() for server in servers]
+    assert jwks[0] == jwks[1] == jwks[2] and len(jwks[0]["keys"]) == 1
+    assert start(servers[0], "zoe@example.com").status_code == 200
+    assert exchange(servers[2], "zoe@example.com", servers[0].last_code("zoe@example.com")).status_code == 200

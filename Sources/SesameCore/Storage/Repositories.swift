@@ -93,6 +93,10 @@ public protocol KeyRepository: Sendable {
     func hmacSecrets() async throws -> [[UInt8]]
     /// Stores an HMAC secret.
     func addHMACSecret(_ secret: [UInt8], at: Date) async throws
+    /// Runs `body` while no other instance sharing this database runs its own first-start
+    /// setup, so instances that start together on an empty database create one key, one
+    /// secret and one default application.
+    func withSetupLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
 }
 
 /// Fixed-window counters kept in the database, so limits hold across instances.

@@ -35,7 +35,7 @@ extension ServerConfiguration {
         configuration.host = values.string("host", default: "127.0.0.1")
         configuration.databasePath = values.optionalString("database")
         configuration.databaseURL = values.optionalString("database_url")
-        configuration.databasePoolSize = values.int("database_pool_size", default: 20, range: 1...1000)
+        configuration.databasePoolSize = values.int("database_pool_size", default: 20, range: 2...1000)
         if let url = configuration.databaseURL, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
             values.problem("database_url (SESAME_DATABASE_URL): '\(url)' must be a postgres:// URL")
         }
