@@ -32,7 +32,9 @@ public final class SQLStorage: Sendable {
         let storage = SQLStorage(
             executor: try PostgresExecutor.open(url: url, maxConnections: maxConnections, searchPath: schema, logger: logger))
         if let schema {
-            try await storage.executor.write { db in
+            // Under the migration lock: concurrent CREATE SCHEMA IF NOT EXISTS can still collide.
+            try await storage.executor.transaction { db in
+                try await serializeMigrations(db, .postgres)
                 try await db.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
             }
         }
