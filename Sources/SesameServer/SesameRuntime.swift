@@ -32,7 +32,9 @@ public struct SesameRuntime: Sendable {
     /// `sesame outbox`, which must not create keys).
     public static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> SQLStorage {
         if let url = configuration.databaseURL {
-            return try await SQLStorage.postgres(url: url, maxConnections: configuration.databasePoolSize, logger: logger)
+            return try await SQLStorage.postgres(
+                url: url, maxConnections: configuration.databasePoolSize,
+                timeout: .seconds(configuration.databaseTimeout), logger: logger)
         }
         if configuration.databasePath == nil {
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)

@@ -13,9 +13,11 @@ final class PostgresExecutor: SQLExecutor {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let logger: Logger
+    private let timeout: Duration
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, timeout: Duration, logger: Logger) {
         self.client = client
+        self.timeout = timeout
         self.logger = logger
         runner = Task { await client.run() }
     }
@@ -24,23 +26,48 @@ final class PostgresExecutor: SQLExecutor {
     /// - Parameters:
     ///   - maxConnections: the pool size.
     ///   - searchPath: a schema to use instead of `public` (tests isolate themselves this way).
-    static func open(url: String, maxConnections: Int, searchPath: String?, logger: Logger) throws -> PostgresExecutor {
+    static func open(
+        url: String, maxConnections: Int, searchPath: String?, timeout: Duration, logger: Logger
+    ) throws -> PostgresExecutor {
         var configuration = try PostgresURL.configuration(url)
         configuration.options.maximumConnections = maxConnections
+        configuration.options.connectTimeout = timeout
         if let searchPath { configuration.options.additionalStartupParameters = [("search_path", searchPath)] }
-        return PostgresExecutor(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        return PostgresExecutor(
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout, logger: logger)
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await mapErrors { try await client.withConnection { try await body($0.sql()) } }
+        try await bounded { [client] in try await client.withConnection { try await body($0.sql()) } }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await mapErrors { try await client.withConnection { try await body($0.sql()) } }
+        try await bounded { [client] in try await client.withConnection { try await body($0.sql()) } }
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await mapErrors { try await client.withTransaction(logger: logger) { try await body($0.sql()) } }
+        try await bounded { [client, logger] in try await client.withTransaction(logger: logger) { try await body($0.sql()) } }
+    }
+
+    /// Runs one storage operation with a deadline. While the database is unreachable the pool
+    /// keeps retrying in the background; a request must not wait for that, so it fails with
+    /// ``StorageError/unavailable`` (a 503) and the next one finds the pool reconnected.
+    /// An operation cut off here is never reported as done, so nothing acknowledged is lost.
+    private func bounded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await mapErrors {
+            try await withThrowingTaskGroup(of: T?.self) { [timeout] group in
+                group.addTask { try await operation() }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let value = try await group.next() ?? nil else {
+                    throw StorageError.unavailable("postgres: no answer within \(timeout)")
+                }
+                return value
+            }
+        }
     }
 
     /// A session-level advisory lock, held on one leased connection while `body` runs its
@@ -80,6 +107,11 @@ final class PostgresExecutor: SQLExecutor {
             throw cause.map(Self.translate) ?? StorageError.unavailable("postgres: transaction failed")
         } catch let error as PSQLError {
             throw Self.translate(error)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            // Pool errors (its circuit breaker while the server is down), cancellation.
+            throw StorageError.unavailable("postgres: \(error)")
         }
     }
 

@@ -26,11 +26,14 @@ public final class SQLStorage: Sendable {
     ///   - url: `postgres://user:password@host:port/database[?sslmode=disable|prefer|require]`.
     ///   - maxConnections: the connection pool's size.
     ///   - schema: a schema to work in instead of `public` (created when missing).
+    ///   - timeout: the longest one storage operation may wait, connecting included.
     public static func postgres(
-        url: String, maxConnections: Int = 20, schema: String? = nil, logger: Logger = Logger(label: "sesame.postgres")
+        url: String, maxConnections: Int = 20, schema: String? = nil, timeout: Duration = .seconds(5),
+        logger: Logger = Logger(label: "sesame.postgres")
     ) async throws -> SQLStorage {
         let storage = SQLStorage(
-            executor: try PostgresExecutor.open(url: url, maxConnections: maxConnections, searchPath: schema, logger: logger))
+            executor: try PostgresExecutor.open(
+                url: url, maxConnections: maxConnections, searchPath: schema, timeout: timeout, logger: logger))
         if let schema {
             // Under the migration lock: concurrent CREATE SCHEMA IF NOT EXISTS can still collide.
             try await storage.executor.transaction { db in

@@ -98,3 +98,26 @@ def test_instances_starting_together_on_an_empty_database_set_it_up_once(sesame_
     assert jwks[0] == jwks[1] == jwks[2] and len(jwks[0]["keys"]) == 1
     assert start(servers[0], "zoe@example.com").status_code == 200
     assert exchange(servers[2], "zoe@example.com", servers[0].last_code("zoe@example.com")).status_code == 200
+
+
+CONTROL = os.environ.get("SESAME_TEST_POSTGRES_CONTROL")
+
+
+@pytest.mark.skipif(not CONTROL, reason="the PostgreSQL server is not ours to restart")
+def test_a_database_restart_answers_503_fast_and_loses_nothing(sesame_factory, database_url):
+    """While PostgreSQL is down requests fail fast with 503; afterwards the instance has
+    reconnected by itself and everything acknowledged before is still there."""
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER, "SESAME_DATABASE_TIMEOUT": "2"}
+    server = sesame_factory(env=env, name="a")
+    assert start(server, "ana@example.com").status_code == 200
+    code = server.last_code("ana@example.com")
+    subprocess.run(["bash", CONTROL, "pause"], check=True, capture_output=True)
+    try:
+        down = start(server, "bob@example.com")
+        assert down.status_code == 503, down.text
+        assert down.json()["error"] == "temporarily_unavailable"
+        assert down.elapsed.total_seconds() < 5
+    finally:
+        subprocess.run(["bash", CONTROL, "resume"], check=True, capture_output=True)
+    response = exchange(server, "ana@example.com", code)
+    assert response.status_code == 200, response.text

@@ -11,7 +11,8 @@ import SesameCore
 /// - `port` → `SESAME_PORT` (3000); `host` → `SESAME_HOST` (127.0.0.1)
 /// - `data_dir` → `SESAME_DATA_DIR` (./sesame-data); `database` → `SESAME_DATABASE` (<data_dir>/sesame.sqlite)
 /// - `database_url` → `SESAME_DATABASE_URL` (none: a `postgres://` URL selects PostgreSQL),
-///   `database_pool_size` → `SESAME_DATABASE_POOL_SIZE` (20)
+///   `database_pool_size` → `SESAME_DATABASE_POOL_SIZE` (20), `database_timeout` →
+///   `SESAME_DATABASE_TIMEOUT` (5 s: longer waits for PostgreSQL answer 503)
 /// - `issuer` → `SESAME_ISSUER` (http://localhost:<port>/)
 /// - `audiences` → `SESAME_AUDIENCES` (comma list of API identifiers; none)
 /// - `trust_proxy` → `SESAME_TRUST_PROXY` (false: client IP from the socket, not X-Forwarded-For)
@@ -39,6 +40,8 @@ public struct ServerConfiguration: Sendable {
     public var databaseURL: String?
     /// The PostgreSQL connection pool's size.
     public var databasePoolSize = 20
+    /// Seconds one PostgreSQL operation may wait (connecting included) before a 503.
+    public var databaseTimeout = 5
     public var settings: LoginSettings
     public var trustProxy = false
     public var connections: [ConnectionOverride] = []
