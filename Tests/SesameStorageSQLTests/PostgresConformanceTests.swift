@@ -19,7 +19,9 @@ struct PostgresConformanceTests {
     @Test("PostgreSQL", .enabled(if: url != nil), arguments: StorageConformance.checks)
     func postgres(_ check: ConformanceCheck) async throws {
         let schema = "conformance_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let store = try await SQLStorage.postgres(url: try #require(Self.url), maxConnections: 8, schema: schema)
+        // A generous deadline: these checks test semantics, and many run at once against one server.
+        let store = try await SQLStorage.postgres(
+            url: try #require(Self.url), maxConnections: 8, schema: schema, timeout: .seconds(60))
         do {
             try await check.run(store, TestClock())
         } catch {
@@ -34,7 +36,9 @@ struct PostgresConformanceTests {
         let url = try #require(Self.url)
         let schema = "migrate_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let stores = try await withThrowingTaskGroup(of: SQLStorage.self) { group in
-            for _ in 0..<4 { group.addTask { try await SQLStorage.postgres(url: url, maxConnections: 2, schema: schema) } }
+            for _ in 0..<4 {
+                group.addTask { try await SQLStorage.postgres(url: url, maxConnections: 2, schema: schema, timeout: .seconds(60)) }
+            }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(stores.count == 4)
