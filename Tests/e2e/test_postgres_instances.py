@@ -121,3 +121,25 @@ def test_a_database_restart_answers_503_fast_and_loses_nothing(sesame_factory, d
         subprocess.run(["bash", CONTROL, "resume"], check=True, capture_output=True)
     response = exchange(server, "ana@example.com", code)
     assert response.status_code == 200, response.text
+
+
+def refresh(server, token):
+    return requests.post(server.url("/oauth/token"), json={
+        "grant_type": "refresh_token", "client_id": server.client_id, "refresh_token": token}, timeout=10)
+
+
+def test_refresh_tokens_rotate_once_across_instances(pair):
+    """A stolen refresh token raced over both instances: one rotation wins, and presenting
+    a rotated token anywhere revokes the whole family."""
+    a, b = pair
+    assert start(a, "ray@example.com").status_code == 200
+    tokens = requests.post(a.url("/oauth/token"), json={
+        "grant_type": OTP_GRANT, "client_id": a.client_id, "realm": "email", "username": "ray@example.com",
+        "otp": a.last_code("ray@example.com"), "scope": "openid offline_access"}, timeout=10).json()
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        responses = list(pool.map(lambda i: refresh((a, b)[i % 2], tokens["refresh_token"]), range(20)))
+    winners = [r for r in responses if r.status_code == 200]
+    assert len(winners) == 1
+    assert all(r.status_code == 403 for r in responses if r.status_code != 200)
+    # The race itself was reuse: the family is revoked, so even the winner's new token is dead.
+    assert refresh(b, winners[0].json()["refresh_token"]).status_code == 403
