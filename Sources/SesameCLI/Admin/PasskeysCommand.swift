@@ -29,10 +29,7 @@ struct PasskeysCommand: AsyncParsableCommand {
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The credential id.") var id: String
 
-        func run() async throws {
-            _ = try await withStorage(storage) { try await $0.updatePasskey(id: id) { $0.disabled = true } }
-            print("disabled \(id)")
-        }
+        func run() async throws { try await PasskeysCommand.setDisabled(true, id: id, storage: storage) }
     }
 
     struct Enable: AsyncParsableCommand {
@@ -40,10 +37,13 @@ struct PasskeysCommand: AsyncParsableCommand {
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The credential id.") var id: String
 
-        func run() async throws {
-            _ = try await withStorage(storage) { try await $0.updatePasskey(id: id) { $0.disabled = false } }
-            print("enabled \(id)")
-        }
+        func run() async throws { try await PasskeysCommand.setDisabled(false, id: id, storage: storage) }
+    }
+
+    /// `disable` and `enable` differ only in the flag they store.
+    static func setDisabled(_ disabled: Bool, id: String, storage: StorageOptions) async throws {
+        _ = try await withStorage(storage) { try await $0.updatePasskey(id: id) { $0.disabled = disabled } }
+        print("\(disabled ? "disabled" : "enabled") \(id)")
     }
 
     struct Delete: AsyncParsableCommand {

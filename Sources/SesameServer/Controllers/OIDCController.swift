@@ -81,11 +81,10 @@ struct DiscoveryDocument: Encodable {
 }
 
 extension Request {
-    /// The token of an `Authorization: Bearer …` header, if any.
+    /// The token of an `Authorization: Bearer …` header (empty when the header carries none);
+    /// nil without such a header.
     var bearerToken: String? {
-        let header = headers[.authorization] ?? ""
-        guard header.lowercased().hasPrefix("bearer ") else { return nil }
-        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        guard let header = headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return nil }
+        return header.dropFirst(7).trimmingCharacters(in: .whitespaces)
     }
 }

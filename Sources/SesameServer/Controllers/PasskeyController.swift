@@ -38,12 +38,12 @@ struct PasskeyController {
     }
 
     @Sendable func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let owner = try await sesame.tokens.authenticate(accessToken: request.bearerToken).user
+        let owner = try await owner(of: request)
         return try Responses.json(try await sesame.passkeyManagement.list(owner: owner).map(PasskeyBody.init), noStore: true)
     }
 
     @Sendable func rename(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let owner = try await sesame.tokens.authenticate(accessToken: request.bearerToken).user
+        let owner = try await owner(of: request)
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         let id = context.parameters.get("id") ?? ""
         let passkey = try await sesame.passkeyManagement.rename(id, to: try body.string("name"), owner: owner)
@@ -51,9 +51,14 @@ struct PasskeyController {
     }
 
     @Sendable func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let owner = try await sesame.tokens.authenticate(accessToken: request.bearerToken).user
+        let owner = try await owner(of: request)
         try await sesame.passkeyManagement.delete(context.parameters.get("id") ?? "", owner: owner)
         return Response(status: .noContent)
+    }
+
+    /// The signed-in user behind the request's access token.
+    private func owner(of request: Request) async throws -> User {
+        try await sesame.tokens.authenticate(accessToken: request.bearerToken).user
     }
 
     private func requirePasskeyGrant(_ application: SesameCore.Application) throws {

@@ -12,20 +12,16 @@ public struct DeviceCredentialService: Sendable {
     let policy: DeviceKeyPolicy
     let coordinator: LoginCoordinator
 
-    /// Identifies the caller from an `Authorization` header value.
+    /// Identifies the caller from the token of an `Authorization: Bearer` header.
     /// - Throws: 401 when it is missing, invalid, expired, or its user is deleted or blocked.
-    public func caller(authorization header: String?) async throws -> ManagementCaller {
-        guard let header, header.lowercased().hasPrefix("bearer ") else { throw SesameError.managementUnauthorized }
-        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+    public func caller(bearerToken token: String?) async throws -> ManagementCaller {
+        guard let token else { throw SesameError.managementUnauthorized }
         if token.hasPrefix(AdminTokens.prefix) {
             guard let admin = try await admins.authenticate(token) else { throw SesameError.invalidToken }
             return .admin(tokenID: admin.id)
         }
-        let (userID, _, clientID) = try await tokens.validate(token)
-        guard let (_, id) = User.parse(userID: userID), let user = try await storage.user(id: id), !user.blocked else {
-            throw SesameError.invalidToken
-        }
-        return .user(userID: userID, clientID: clientID)
+        let (user, _, clientID) = try await tokens.authenticate(accessToken: token)
+        return .user(userID: user.userID, clientID: clientID)
     }
 
     /// Registers a key; one already registered for the same user, application and device id
