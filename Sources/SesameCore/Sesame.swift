@@ -12,7 +12,8 @@ public struct Sesame: Sendable {
     public let storage: any SesameStorage
     public let settings: LoginSettings
     public let clock: any SesameClock
-    public let signer: TokenSigner
+    /// The shared signing keys.
+    public let keys: KeyRing
     public let clients: ClientAuthenticator
     public let coordinator: LoginCoordinator
     public let passwordless: PasswordlessLogin
@@ -26,12 +27,12 @@ public struct Sesame: Sendable {
     /// Wires the services over storage that already holds keys and secrets (see
     /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
     public init(
-        storage: any SesameStorage, settings: LoginSettings, delivery: MessageDelivery, signer: TokenSigner,
+        storage: any SesameStorage, settings: LoginSettings, delivery: MessageDelivery, keys: KeyRing,
         hmacKeys: [[UInt8]], clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
         logger: Logger = Logger(label: "sesame")
     ) {
         let hasher = SecretHasher(keys: hmacKeys)
-        let issuer = TokenIssuer(signer: signer, hasher: hasher, settings: settings, storage: storage, random: random)
+        let issuer = TokenIssuer(keys: keys, hasher: hasher, settings: settings, storage: storage, random: random)
         let coordinator = LoginCoordinator(storage: storage, issuer: issuer, clock: clock, logger: logger)
         let passwordless = PasswordlessLogin(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, delivery: delivery,
@@ -40,7 +41,7 @@ public struct Sesame: Sendable {
         self.storage = storage
         self.settings = settings
         self.clock = clock
-        self.signer = signer
+        self.keys = keys
         self.clients = ClientAuthenticator(storage: storage)
         self.coordinator = coordinator
         self.passwordless = passwordless
@@ -70,9 +71,10 @@ public struct Sesame: Sendable {
             _ = try await setup.defaultApplication()
             return (hmacKeys, signingKeys)
         }
-        let signer = try await TokenSigner(records: signingKeys)
+        let keys = try await KeyRing(
+            records: signingKeys, storage: storage, clock: clock, refreshInterval: settings.keyRefreshInterval, logger: logger)
         return Sesame(
-            storage: storage, settings: settings, delivery: delivery, signer: signer, hmacKeys: hmacKeys, clock: clock,
+            storage: storage, settings: settings, delivery: delivery, keys: keys, hmacKeys: hmacKeys, clock: clock,
             random: random, logger: logger)
     }
 }

@@ -68,7 +68,7 @@ enum GrantChecks {
 
 enum SupportChecks {
     static let all = [
-        ConformanceCheck("keys: signing keys and HMAC secrets, newest first") { store, clock in
+        ConformanceCheck("keys: signing keys (activation order, retirement) and HMAC secrets") { store, clock in
             try await store.addSigningKey(SigningKeyRecord(kid: "a", privateKeyPEM: "pem-a", createdAt: clock.now()))
             clock.advance(by: 10)
             try await store.addSigningKey(SigningKeyRecord(kid: "b", privateKeyPEM: "pem-b", createdAt: clock.now()))
@@ -76,6 +76,13 @@ enum SupportChecks {
             try await expectStorageError(.alreadyExists()) {
                 try await store.addSigningKey(SigningKeyRecord(kid: "a", privateKeyPEM: "x", createdAt: clock.now()))
             }
+            let next = SigningKeyRecord(kid: "c", privateKeyPEM: "pem-c", createdAt: clock.now(), activeFrom: clock.now() + 600)
+            try await store.addSigningKey(next)
+            try await expect(try await store.signingKeys().first == next, "the key that activates last comes first")
+            try await expect(try await store.retireSigningKey(kid: "a", at: clock.now()), "a live key retires")
+            try await expect(!(try await store.retireSigningKey(kid: "a", at: clock.now())), "retiring twice does nothing")
+            try await expect(!(try await store.retireSigningKey(kid: "zz", at: clock.now())), "an unknown kid is not retired")
+            try await expect(try await store.signingKeys().last?.retiredAt == clock.now(), "retirement is recorded")
             try await store.addHMACSecret([1, 2, 3], at: clock.now())
             try await store.addHMACSecret([4, 5, 6], at: clock.now())
             try await expect(try await store.hmacSecrets() == [[4, 5, 6], [1, 2, 3]], "newest secret first")

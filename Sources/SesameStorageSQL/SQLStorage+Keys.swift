@@ -5,10 +5,11 @@ import SesameCore
 extension SQLStorage: KeyRepository {
     public func signingKeys() async throws -> [SigningKeyRecord] {
         try await executor.read { db in
-            try await db.raw("SELECT * FROM signing_keys ORDER BY created_at DESC, kid").all().map { row in
+            try await db.raw("SELECT * FROM signing_keys ORDER BY active_from DESC, created_at DESC, kid").all().map { row in
                 SigningKeyRecord(
                     kid: try row.string("kid"), privateKeyPEM: try row.string("private_key_pem"),
-                    createdAt: try row.date("created_at"))
+                    createdAt: try row.date("created_at"), activeFrom: try row.optionalDate("active_from"),
+                    retiredAt: try row.optionalDate("retired_at"))
             }
         }
     }
@@ -17,10 +18,22 @@ extension SQLStorage: KeyRepository {
         try await executor.write { db in
             try await db.raw(
                 """
-                INSERT INTO signing_keys (kid, private_key_pem, created_at)
-                VALUES (\(bind: key.kid), \(bind: key.privateKeyPEM), \(bind: key.createdAt.sqlValue))
+                INSERT INTO signing_keys (kid, private_key_pem, created_at, active_from, retired_at)
+                VALUES (\(bind: key.kid), \(bind: key.privateKeyPEM), \(bind: key.createdAt.sqlValue),
+                \(bind: key.activeFrom.sqlValue), \(bind: key.retiredAt?.sqlValue))
                 """
             ).run()
+        }
+    }
+
+    public func retireSigningKey(kid: String, at: Date) async throws -> Bool {
+        try await executor.write { db in
+            try await db.raw(
+                """
+                UPDATE signing_keys SET retired_at = \(bind: at.sqlValue)
+                WHERE kid = \(bind: kid) AND retired_at IS NULL RETURNING kid
+                """
+            ).first() != nil
         }
     }
 

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import requests
+from joserfc import jwt
+from joserfc.jwk import KeySet
 
 BASE_URL = os.environ.get("SESAME_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
@@ -136,10 +139,51 @@ def test_refresh_tokens_rotate_once_across_instances(pair):
     tokens = requests.post(a.url("/oauth/token"), json={
         "grant_type": OTP_GRANT, "client_id": a.client_id, "realm": "email", "username": "ray@example.com",
         "otp": a.last_code("ray@example.com"), "scope": "openid offline_access"}, timeout=10).json()
-    with ThreadPoolExecutor(max_workers=20) as pool:
-        responses = list(pool.map(lambda i: refresh((a, b)[i % 2], tokens["refresh_token"]), range(20)))
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        responses = list(pool.map(lambda i: refresh((a, b)[i % 2], tokens["refresh_token"]), range(50)))
     winners = [r for r in responses if r.status_code == 200]
     assert len(winners) == 1
     assert all(r.status_code == 403 for r in responses if r.status_code != 200)
     # The race itself was reuse: the family is revoked, so even the winner's new token is dead.
     assert refresh(b, winners[0].json()["refresh_token"]).status_code == 403
+
+
+def kids(server):
+    return {key["kid"] for key in requests.get(server.url("/.well-known/jwks.json"), timeout=10).json()["keys"]}
+
+
+def eventually(condition, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        time.sleep(0.2)
+
+
+def test_a_key_rotation_reaches_every_instance(sesame_factory, database_url):
+    """A key rotated from the command line is published by every instance, then signs on
+    every instance; tokens of the old key verify until it is retired, everywhere."""
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER, "SESAME_SIGNING_KEYS_REFRESH_INTERVAL": "1"}
+    a = sesame_factory(env=env, name="a")
+    b = sesame_factory(env=env, name="b")
+    [old] = kids(a)
+    assert start(a, "ann@example.com").status_code == 200
+    old_token = exchange(a, "ann@example.com", a.last_code("ann@example.com")).json()["id_token"]
+    new = a.cli_json("admin", "keys", "rotate", "--activate-after", "2")["kid"]
+    eventually(lambda: kids(a) == kids(b) == {old, new})
+
+    def signed_by(server, email):
+        assert start(server, email).status_code == 200
+        token = exchange(server, email, server.last_code(email)).json()["id_token"]
+        return jwt.decode(token, KeySet.import_key_set(requests.get(
+            (b if server is a else a).url("/.well-known/jwks.json"), timeout=10).json())).header["kid"]
+
+    eventually(lambda: signed_by(a, f"a{uuid.uuid4().hex[:6]}@example.com") == new)
+    eventually(lambda: signed_by(b, f"b{uuid.uuid4().hex[:6]}@example.com") == new)
+    keys_now = KeySet.import_key_set(requests.get(b.url("/.well-known/jwks.json"), timeout=10).json())
+    assert jwt.decode(old_token, keys_now).header["kid"] == old, "the previous key still verifies"
+    states = {key["kid"]: key["state"] for key in b.cli_json("admin", "keys", "list")}
+    assert states == {new: "current", old: "previous"}
+    b.cli("admin", "keys", "retire", old)
+    eventually(lambda: kids(a) == kids(b) == {new})
+    refused = b.cli("admin", "keys", "retire", new, check=False)
+    assert refused.returncode != 0 and "rotate to a new key first" in refused.stderr

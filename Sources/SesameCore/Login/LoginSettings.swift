@@ -26,6 +26,8 @@ public struct LoginSettings: Sendable, Equatable {
     /// Origins accepted in passkey ceremonies besides the issuer's origin and those that
     /// applications declare (their allowed web origins and Android app signatures).
     public var passkeyOrigins: [String] = []
+    /// Seconds between reloads of the signing keys, so a rotation reaches every instance.
+    public var keyRefreshInterval: TimeInterval = 60
     /// Device-key login rules (key types, assertion lifetime, clock skew).
     public var deviceKeys = DeviceKeyPolicy()
 

@@ -33,12 +33,19 @@ public struct SigningKeyRecord: Sendable, Codable, Equatable {
     public var kid: String
     public var privateKeyPEM: String
     public var createdAt: Date
+    /// When the key starts signing. Until then it is only published, so relying parties and
+    /// every instance know it before the first token it signs reaches them.
+    public var activeFrom: Date
+    /// When the key was withdrawn: no longer published, and tokens it signed no longer verify.
+    public var retiredAt: Date?
 
-    /// Creates a signing key record.
-    public init(kid: String, privateKeyPEM: String, createdAt: Date) {
+    /// Creates a signing key record; without `activeFrom` the key signs from its creation.
+    public init(kid: String, privateKeyPEM: String, createdAt: Date, activeFrom: Date? = nil, retiredAt: Date? = nil) {
         self.kid = kid
         self.privateKeyPEM = privateKeyPEM
         self.createdAt = createdAt
+        self.activeFrom = activeFrom ?? createdAt
+        self.retiredAt = retiredAt
     }
 }
 

@@ -85,10 +85,12 @@ public protocol GrantRepository: Sendable {
 
 /// Signing keys and HMAC secrets, shared by every instance through the database.
 public protocol KeyRepository: Sendable {
-    /// Signing keys, newest first.
+    /// Signing keys, retired ones included, the latest to start signing first.
     func signingKeys() async throws -> [SigningKeyRecord]
     /// Stores a signing key.
     func addSigningKey(_ key: SigningKeyRecord) async throws
+    /// Withdraws a signing key; false when no key has this `kid` or it was already retired.
+    func retireSigningKey(kid: String, at: Date) async throws -> Bool
     /// HMAC secrets, newest first.
     func hmacSecrets() async throws -> [[UInt8]]
     /// Stores an HMAC secret.

@@ -3,7 +3,7 @@ import Foundation
 /// Mints the tokens every login ends with: the RS256 id_token, the access token (opaque, or
 /// a JWT for a registered API audience) and, with `offline_access`, a refresh token.
 public struct TokenIssuer: Sendable {
-    let signer: TokenSigner
+    let keys: KeyRing
     let hasher: SecretHasher
     let settings: LoginSettings
     let storage: any GrantRepository
@@ -11,10 +11,10 @@ public struct TokenIssuer: Sendable {
 
     /// Creates an issuer.
     public init(
-        signer: TokenSigner, hasher: SecretHasher, settings: LoginSettings, storage: any GrantRepository,
+        keys: KeyRing, hasher: SecretHasher, settings: LoginSettings, storage: any GrantRepository,
         random: any RandomSource
     ) {
-        self.signer = signer
+        self.keys = keys
         self.hasher = hasher
         self.settings = settings
         self.storage = storage
@@ -78,7 +78,7 @@ public struct TokenIssuer: Sendable {
             nonce: request.nonce, name: profile.name, nickname: profile.nickname, picture: profile.picture,
             updatedAt: profile.updatedAt, email: profile.email, emailVerified: profile.emailVerified,
             phoneNumber: profile.phoneNumber, phoneNumberVerified: profile.phoneNumberVerified)
-        return try await signer.sign(claims)
+        return try await keys.signer().sign(claims)
     }
 
     private func accessToken(_ user: User, _ request: TokenGrantRequest, now: Date) async throws -> String {
@@ -93,6 +93,6 @@ public struct TokenIssuer: Sendable {
             iss: settings.issuer, sub: user.userID, aud: [audience, settings.issuer + "userinfo"],
             azp: request.application.clientID, iat: now.epochSeconds, exp: exp, scope: request.scope.description,
             gty: nil)
-        return try await signer.sign(claims)
+        return try await keys.signer().sign(claims)
     }
 }

@@ -30,7 +30,7 @@ extension TokenService {
             guard opaque.exp > now else { throw SesameError.invalidToken }
             return (opaque.sub, Scope(opaque.scp), opaque.cid)
         }
-        guard let claims = try? await issuer.signer.verify(token, as: AccessTokenClaims.self),
+        guard let claims = try? await issuer.keys.signer().verify(token, as: AccessTokenClaims.self),
             claims.exp > now, claims.iss == issuer.settings.issuer,
             claims.aud.contains(issuer.settings.issuer + "userinfo")
         else { throw SesameError.invalidToken }

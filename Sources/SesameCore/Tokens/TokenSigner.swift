@@ -5,22 +5,27 @@ import JWTKit
 
 /// Signs and verifies RS256 JWTs with the server's signing keys and publishes them as a JWKS.
 ///
-/// The newest key signs; every stored key verifies and is published, so a rotation never
-/// invalidates tokens already issued.
+/// Of the keys not retired, the one that most recently became active signs; every one of them
+/// verifies and is published, so a rotation never invalidates tokens already issued and keys
+/// waiting to become active are known to relying parties before they sign anything.
 public struct TokenSigner: Sendable {
     private let keys: JWTKeyCollection
     /// The `kid` of the signing key.
     public let currentKID: String
     /// The public keys as a JWKS document (RSA only: auth0-python's verifier breaks on others).
     public let jwks: JWKSDocument
+    /// The next instant a key becomes active or is retired, when the signer must be rebuilt.
+    public let nextChange: Date?
 
-    /// Loads signing keys, newest first.
-    /// - Throws: when `records` is empty or a key does not parse.
-    public init(records: [SigningKeyRecord]) async throws {
-        guard let newest = records.first else { throw StorageError.notFound("no signing key") }
+    /// Loads the signing keys as they stand at `now`.
+    /// - Throws: when no key is active at `now` or a key does not parse.
+    public init(records: [SigningKeyRecord], at now: Date) async throws {
+        let usable = records.filter { $0.retiredAt.map { $0 > now } ?? true }
+        let current = usable.filter { $0.activeFrom <= now }.max { ($0.activeFrom, $0.createdAt) < ($1.activeFrom, $1.createdAt) }
+        guard let current else { throw StorageError.notFound("no active signing key") }
         let collection = JWTKeyCollection()
         var published: [JWKSDocument.Key] = []
-        for record in records {
+        for record in usable {
             let key = try JWTKit.Insecure.RSA.PrivateKey(pem: record.privateKeyPEM)
             await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: record.kid))
             let primitives = try key.publicKey.getKeyPrimitives()
@@ -28,8 +33,9 @@ public struct TokenSigner: Sendable {
                 .init(kid: record.kid, n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent)))
         }
         self.keys = collection
-        self.currentKID = newest.kid
+        self.currentKID = current.kid
         self.jwks = JWKSDocument(keys: published)
+        self.nextChange = usable.flatMap { [$0.activeFrom, $0.retiredAt].compactMap { $0 } }.filter { $0 > now }.min()
     }
 
     /// Signs `payload` with the newest key; the header carries `kid` and `typ: JWT`.
@@ -43,13 +49,17 @@ public struct TokenSigner: Sendable {
     }
 
     /// Generates a new RSA-2048 signing key.
-    /// - Parameter now: the creation time recorded with it.
-    public static func generateKey(at now: Date) throws -> SigningKeyRecord {
+    /// - Parameters:
+    ///   - now: the creation time recorded with it.
+    ///   - activeFrom: when it starts signing; nil means at once.
+    public static func generateKey(at now: Date, activeFrom: Date? = nil) throws -> SigningKeyRecord {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         // The kid is derived from the public key, so two instances racing to create the first
         // key can never publish two different keys under one kid.
         let digest = SHA256.hash(data: key.publicKey.derRepresentation)
-        return SigningKeyRecord(kid: Base64URL.encode(digest.prefix(16)), privateKeyPEM: key.pemRepresentation, createdAt: now)
+        return SigningKeyRecord(
+            kid: Base64URL.encode(digest.prefix(16)), privateKeyPEM: key.pemRepresentation, createdAt: now,
+            activeFrom: activeFrom)
     }
 }
 

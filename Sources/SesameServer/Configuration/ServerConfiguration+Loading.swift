@@ -70,6 +70,7 @@ extension ServerConfiguration {
         settings.passkeyRPID = values.optionalString("rp_id")
         settings.passkeyOrigins = values.list("passkey_origins")
         settings.deviceKeys.allowRSA1024 = values.bool("device_keys.allow_rsa1024", default: false)
+        settings.keyRefreshInterval = TimeInterval(values.int("signing_keys.refresh_interval", default: 60, range: 1...3600))
         return settings
     }
 

@@ -30,6 +30,8 @@ import SesameCore
 ///   passkey ceremonies; the issuer's origin and applications' origins are always accepted)
 /// - `device_keys.allow_rsa1024` → `SESAME_DEVICE_KEYS_ALLOW_RSA1024` (false: device keys must be
 ///   P-256 or RSA 2048–4096; true also admits the 1024-bit RSA keys TouchIDAuth generates)
+/// - `signing_keys.refresh_interval` → `SESAME_SIGNING_KEYS_REFRESH_INTERVAL` (60 s): how often
+///   each instance reloads the signing keys, so a rotation reaches it without a restart
 /// - `log_level` (info)
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"

@@ -18,7 +18,7 @@ struct OIDCController {
     }
 
     @Sendable func jwks(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try Responses.json(sesame.signer.jwks)
+        try await Responses.json(sesame.keys.signer().jwks)
     }
 
     @Sendable func userInfo(_ request: Request, context: SesameRequestContext) async throws -> Response {

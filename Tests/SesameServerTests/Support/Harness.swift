@@ -104,13 +104,14 @@ struct Harness {
         sender.sent(to: recipient).last?.code
     }
 
-    func otp(_ username: String, _ code: String?, realm: String = "email", scope: String? = "openid profile email")
-        async throws -> TestResponse
-    {
+    func otp(
+        _ username: String, _ code: String?, realm: String = "email", scope: String? = "openid profile email",
+        audience: String? = nil
+    ) async throws -> TestResponse {
         try await post(
             "/oauth/token",
             ["grant_type": GrantType.passwordlessOTP, "client_id": clientID, "realm": realm, "username": username,
-             "otp": code, "scope": scope])
+             "otp": code, "scope": scope, "audience": audience])
     }
 
     /// A complete email login; fails the test if any step fails.
