@@ -53,20 +53,10 @@ final class PostgresExecutor: SQLExecutor {
     /// keeps retrying in the background; a request must not wait for that, so it fails with
     /// ``StorageError/unavailable`` (a 503) and the next one finds the pool reconnected.
     /// An operation cut off here is never reported as done, so nothing acknowledged is lost.
+    /// The deadline does not wait for a query stuck on a connection the server dropped.
     private func bounded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await mapErrors {
-            try await withThrowingTaskGroup(of: T?.self) { [timeout] group in
-                group.addTask { try await operation() }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let value = try await group.next() ?? nil else {
-                    throw StorageError.unavailable("postgres: no answer within \(timeout)")
-                }
-                return value
-            }
+        try await withDeadline(timeout, timeoutError: { [timeout] in StorageError.unavailable("postgres: no answer within \(timeout)") }) {
+            [self] in try await mapErrors(operation)
         }
     }
 

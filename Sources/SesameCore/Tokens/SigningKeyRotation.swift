@@ -53,9 +53,13 @@ public struct SigningKeyRotation: Sendable {
     public func rotate(activateAfter: TimeInterval) async throws -> Status {
         guard activateAfter >= 0 else { throw SesameError.invalidRequest("activate-after must not be negative") }
         let now = clock.now()
-        let record = try TokenSigner.generateKey(at: now, activeFrom: now.addingTimeInterval(activateAfter))
+        // Strictly after every existing key, so the newest rotation always wins, even when two
+        // happen within one clock tick.
+        let latest = try await storage.signingKeys().map(\.activeFrom).max() ?? .distantPast
+        let activeFrom = max(now.addingTimeInterval(activateAfter), latest.addingTimeInterval(0.001))
+        let record = try TokenSigner.generateKey(at: now, activeFrom: activeFrom)
         try await storage.addSigningKey(record)
-        return Status(record: record, state: activateAfter == 0 ? .current : .next)
+        return Status(record: record, state: activeFrom <= now ? .current : .next)
     }
 
     /// Withdraws a key. The key that signs now cannot be retired (rotate first), so the

@@ -9,15 +9,5 @@ func withTimeout<Result: Sendable>(
     error: @escaping @Sendable () -> DeliveryError,
     _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
-    try await withThrowingTaskGroup(of: Result.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            throw error()
-        }
-        defer { group.cancelAll() }
-        // The first child to finish decides: a result, the body's error, or the timeout.
-        guard let result = try await group.next() else { throw error() }
-        return result
-    }
+    try await withDeadline(timeout, timeoutError: error, body)
 }

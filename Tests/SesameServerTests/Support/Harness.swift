@@ -52,8 +52,14 @@ struct Harness {
             logger: logger)
         let clientID = try await storage.listApplications()[0].clientID
         let app = Application(router: buildRouter(sesame, trustProxy: true), logger: logger)
-        try await app.test(.router) { client in
-            try await body(Harness(client: client, sesame: sesame, clock: clock, sender: sender, clientID: clientID))
+        do {
+            try await app.test(.router) { client in
+                try await body(Harness(client: client, sesame: sesame, clock: clock, sender: sender, clientID: clientID))
+            }
+        } catch {
+            // An open SQLite connection traps when freed, which would hide the failure.
+            try? await storage.shutdown()
+            throw error
         }
         try await storage.shutdown()
     }
