@@ -5,9 +5,9 @@ import ArgumentParser
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract: "Manage applications, connections, users, passkeys, device credentials and management tokens.",
+        abstract: "Manage applications, connections, users, passkeys, device credentials and management tokens; move to PostgreSQL.",
         subcommands: [
             AppsCommand.self, ConnectionsCommand.self, UsersCommand.self, PasskeysCommand.self, TokensCommand.self,
-            DevicesCommand.self,
+            DevicesCommand.self, MigrateToPostgresCommand.self,
         ])
 }
