@@ -12,21 +12,32 @@ public struct SesameCommand: AsyncParsableCommand {
 
 /// Options every command takes: where the deployment lives.
 struct StorageOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Data directory (SESAME_DATA_DIR; default ./sesame-data).")
-    var dataDirectory: String?
-
-    @Option(help: "JSON configuration file (SESAME_CONFIG; default <data-dir>/sesame.json when present).")
-    var config: String?
+    @OptionGroup var deployment: DeploymentOptions
 
     @Option(help: "PostgreSQL URL, postgres://user:password@host:5432/db (SESAME_DATABASE_URL; default: SQLite in the data directory).")
     var database: String?
 
     /// Flags by configuration key, for ``ServerConfiguration/load(flags:environment:)``.
     var flags: [String: String] {
+        var flags = deployment.flags
+        flags["database_url"] = database
+        return flags
+    }
+}
+
+/// The data directory and the configuration file, which every command reads.
+struct DeploymentOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Data directory (SESAME_DATA_DIR; default ./sesame-data).")
+    var dataDirectory: String?
+
+    @Option(help: "JSON configuration file (SESAME_CONFIG; default <data-dir>/sesame.json when present).")
+    var config: String?
+
+    /// Flags by configuration key, for ``ServerConfiguration/load(flags:environment:)``.
+    var flags: [String: String] {
         var flags: [String: String] = [:]
         flags["data_dir"] = dataDirectory
         flags["config"] = config
-        flags["database_url"] = database
         return flags
     }
 }

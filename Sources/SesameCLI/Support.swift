@@ -8,9 +8,20 @@ import SesameStorageSQL
 /// Opens the deployment's database for one command and closes it afterwards.
 func withStorage<T: Sendable>(_ options: StorageOptions, _ body: (SQLStorage) async throws -> T) async throws -> T {
     let configuration = try await CLIConfiguration.load(flags: options.flags)
-    var logger = Logger(label: "sesame")
-    logger.logLevel = .warning
-    let storage = try await SesameRuntime.openStorage(configuration, logger: logger)
+    return try await closing(try await SesameRuntime.openStorage(configuration, logger: .command), body)
+}
+
+extension Logger {
+    /// Commands log only warnings and errors: their output is what they print.
+    static var command: Logger {
+        var logger = Logger(label: "sesame")
+        logger.logLevel = .warning
+        return logger
+    }
+}
+
+/// Runs `body` with `storage`, then closes it, whether `body` threw or not.
+func closing<T: Sendable>(_ storage: SQLStorage, _ body: (SQLStorage) async throws -> T) async throws -> T {
     do {
         let result = try await body(storage)
         try await storage.shutdown()

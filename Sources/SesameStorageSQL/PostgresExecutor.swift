@@ -38,15 +38,25 @@ final class PostgresExecutor: SQLExecutor {
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await bounded { [client] in try await client.withConnection { try await body($0.sql()) } }
+        try await bounded(by: timeout) { [client] in try await client.withConnection { try await body($0.sql()) } }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await bounded { [client] in try await client.withConnection { try await body($0.sql()) } }
+        try await bounded(by: timeout) { [client] in try await client.withConnection { try await body($0.sql()) } }
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await bounded { [client, logger] in try await client.withTransaction(logger: logger) { try await body($0.sql()) } }
+        try await transaction(within: timeout, body)
+    }
+
+    /// A transaction with its own deadline, or none: copying a whole deployment takes as long
+    /// as its data, not as long as one request may wait.
+    func transaction<T: Sendable>(
+        within deadline: Duration?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await bounded(by: deadline) { [client, logger] in
+            try await client.withTransaction(logger: logger) { try await body($0.sql()) }
+        }
     }
 
     /// Runs one storage operation with a deadline. While the database is unreachable the pool
@@ -54,8 +64,12 @@ final class PostgresExecutor: SQLExecutor {
     /// ``StorageError/unavailable`` (a 503) and the next one finds the pool reconnected.
     /// An operation cut off here is never reported as done, so nothing acknowledged is lost.
     /// The deadline does not wait for a query stuck on a connection the server dropped.
-    private func bounded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withDeadline(timeout, timeoutError: { [timeout] in StorageError.unavailable("postgres: no answer within \(timeout)") }) {
+    /// A nil `deadline` waits as long as the operation takes.
+    private func bounded<T: Sendable>(
+        by deadline: Duration?, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        guard let timeout = deadline else { return try await mapErrors(operation) }
+        return try await withDeadline(timeout, timeoutError: { StorageError.unavailable("postgres: no answer within \(timeout)") }) {
             [self] in try await mapErrors(operation)
         }
     }

@@ -1,52 +1,90 @@
+import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Logging
 import SesameStorageSQL
 
-/// The server a benchmark drives: a `sesame serve` child over a fresh data directory (first
+/// Which server a benchmark drives, shared by every benchmark.
+struct TargetOptions: ParsableArguments {
+    @Option(help: "Target an already running server instead of starting one (needs --data-dir).") var url: String?
+    @Option(help: "The target server's data directory, to read codes from its console outbox.") var dataDir: String?
+    @Option(help: "A postgres:// URL: started servers share this PostgreSQL database instead of SQLite.")
+    var database: String?
+    @Option(help: "How many servers to start on the --database; requests alternate over them.") var instances = 1
+
+    func validate() throws {
+        if url != nil && dataDir == nil && database == nil { throw ValidationError("--url needs --data-dir or --database to read codes") }
+        if instances < 1 || (instances > 1 && database == nil) {
+            throw ValidationError("--instances above 1 needs --database (instances share one PostgreSQL database)")
+        }
+        if url != nil && instances > 1 { throw ValidationError("--instances starts servers; it does not go with --url") }
+    }
+
+    /// Whether the benchmark made (and so removes) the data directory.
+    var ownsDirectory: Bool { url == nil && dataDir == nil }
+}
+
+/// The servers a benchmark drives: `sesame serve` children over a fresh data directory (first
 /// start creates it; the measured start is a restart, so ready time and idle RSS are a
-/// normal start's), or an already running server given by `--url`.
+/// normal start's), several of them on one PostgreSQL database, or a running server (`--url`).
 struct BenchTarget {
-    let base: String
+    /// Every server's base URL; a load balancer's job is played by alternating over them.
+    let bases: [String]
     let directory: String
-    let server: ServerProcess?
-    /// The server's own database, for the default client id and the console outbox.
+    let servers: [ServerProcess]
+    /// The servers' database, for the default client id and the console outbox.
     let database: SQLStorage
     let clientID: String
     let client: HTTPClient
 
+    /// The first server.
+    var base: String { bases[0] }
+
     static func start(
-        url: String?, dataDir: String?, environment: [String: String], concurrency: Int, report: inout Report
+        _ options: TargetOptions, environment: [String: String], concurrency: Int, report: inout Report
     ) async throws -> BenchTarget {
-        let directory = dataDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("sesame-bench-\(UUID())").path
-        var server: ServerProcess?
-        if url == nil {
+        let directory = options.dataDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("sesame-bench-\(UUID())").path
+        var environment = environment
+        if let url = options.database { environment["SESAME_DATABASE_URL"] = url }
+        var servers: [ServerProcess] = []
+        if options.url == nil {
             try await ServerProcess(dataDirectory: directory, environment: environment).stop()
-            let restarted = try await ServerProcess(dataDirectory: directory, environment: environment)
+            for index in 0..<options.instances {
+                // Only the first shares the directory of the first start (SQLite lives there).
+                let own = index == 0 ? directory : directory + "/\(index)"
+                servers.append(try await ServerProcess(dataDirectory: own, environment: environment))
+            }
             try await Task.sleep(for: .seconds(1))
-            report.idleRSSBytes = restarted.residentBytes
-            report.readyMilliseconds = restarted.readyMilliseconds
-            server = restarted
+            report.idleRSSBytes = servers[0].residentBytes
+            report.readyMilliseconds = servers[0].readyMilliseconds
         }
-        var logger = Logger(label: "bench")
-        logger.logLevel = .error
-        let database = try await SQLStorage.sqlite(path: directory + "/sesame.sqlite", logger: logger)
+        report.instances = max(1, servers.count)
+        report.database = options.database == nil ? "sqlite" : "postgresql"
+        let database = try await openDatabase(options, directory: directory)
         guard let clientID = try await database.listApplications().first(where: \.isDefault)?.clientID else {
-            server?.stop()
-            throw BenchError("no default application in \(directory)")
+            servers.forEach { $0.stop() }
+            throw BenchError("no default application in the database")
         }
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
         return BenchTarget(
-            base: url ?? "http://127.0.0.1:\(server!.port)", directory: directory, server: server, database: database,
-            clientID: clientID, client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
+            bases: options.url.map { [$0] } ?? servers.map { "http://127.0.0.1:\($0.port)" }, directory: directory,
+            servers: servers, database: database, clientID: clientID,
+            client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
     }
 
-    /// Closes the client and database, stops the server and removes a directory it made.
+    private static func openDatabase(_ options: TargetOptions, directory: String) async throws -> SQLStorage {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        if let url = options.database { return try await SQLStorage.postgres(url: url, logger: logger) }
+        return try await SQLStorage.sqlite(path: directory + "/sesame.sqlite", logger: logger)
+    }
+
+    /// Closes the client and database, stops the servers and removes a directory it made.
     func stop(removeDirectory: Bool) async throws {
         try await client.shutdown()
         try await database.shutdown()
-        server?.stop()
+        servers.forEach { $0.stop() }
         if removeDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 }

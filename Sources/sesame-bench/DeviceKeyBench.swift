@@ -14,20 +14,15 @@ struct DeviceKeyBench: AsyncParsableCommand {
 
     @Option(help: "Seconds of load.") var duration = 10
     @Option(help: "Logins in flight at once (one enrolled user and device each).") var concurrency = 32
-    @Option(help: "Target an already running server instead of starting one (needs --data-dir).") var url: String?
-    @Option(help: "The target server's data directory, to read enrolment codes from its console outbox.") var dataDir: String?
+    @OptionGroup var target: TargetOptions
     @Flag(help: "Print one JSON object.") var json = false
-
-    func validate() throws {
-        if url != nil && dataDir == nil { throw ValidationError("--url needs --data-dir to read codes") }
-    }
 
     func run() async throws {
         var report = Report(rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
                             duration: duration)
         report.kind = "device-key"
         let target = try await BenchTarget.start(
-            url: url, dataDir: dataDir, environment: OTPLoginBench.environment, concurrency: concurrency, report: &report)
+            self.target, environment: OTPLoginBench.environment, concurrency: concurrency, report: &report)
         do {
             let devices = try await BenchDevice.enroll(count: concurrency, target: target)
             let runner = { (seconds: Int) in LoadRunner(concurrency: concurrency, duration: .seconds(seconds)) }
@@ -38,10 +33,10 @@ struct DeviceKeyBench: AsyncParsableCommand {
             _ = try await runner(1).run(login)  // warm-up: connections, caches
             report.record(try await runner(duration).run(login))
         } catch {
-            try? await target.stop(removeDirectory: url == nil)
+            try? await target.stop(removeDirectory: self.target.ownsDirectory)
             throw error
         }
-        try await target.stop(removeDirectory: url == nil)
+        try await target.stop(removeDirectory: self.target.ownsDirectory)
         print(json ? try report.json() : report.text)
     }
 }
@@ -56,7 +51,7 @@ struct BenchDevice: Sendable {
     /// Signs each user in once with an email code (outside the measured time) and registers a key.
     static func enroll(count: Int, target: BenchTarget) async throws -> [BenchDevice] {
         let generator = LoadGenerator(
-            baseURL: target.base, clientID: target.clientID, outbox: target.database, concurrency: 1, duration: .seconds(1))
+            bases: target.bases, clientID: target.clientID, outbox: target.database, concurrency: 1, duration: .seconds(1))
         let issuer = try await Self.issuer(target: target)
         var devices: [BenchDevice] = []
         for index in 0..<count {

@@ -6,9 +6,11 @@ import SesameCore
 import SesameStorageSQL
 
 /// Drives complete email-code logins (start, read the code, exchange it) at a fixed
-/// concurrency for a fixed time, like `concurrency` users signing in back to back.
+/// concurrency for a fixed time, like `concurrency` users signing in back to back. With
+/// several servers, each login starts on one and finishes on the next, as a load balancer
+/// without sticky sessions would route it.
 struct LoadGenerator {
-    let baseURL: String
+    let bases: [String]
     let clientID: String
     /// Where codes are read from: the server's own database (the console outbox).
     let outbox: SQLStorage
@@ -19,25 +21,29 @@ struct LoadGenerator {
 
     func run(client: HTTPClient) async throws -> Result {
         try await LoadRunner(concurrency: concurrency, duration: duration).run { worker, index in
-            try await login(email: "bench-\(worker)-\(index)-\(UInt32.random(in: 0...UInt32.max))@example.com", client: client)
+            try await login(
+                email: "bench-\(worker)-\(index)-\(UInt32.random(in: 0...UInt32.max))@example.com", route: worker + index,
+                client: client)
         }
     }
 
     /// One complete login; false when any step fails.
-    func login(email: String, client: HTTPClient) async throws -> Bool {
-        try await signIn(email: email, scope: "openid profile email", client: client) != nil
+    func login(email: String, route: Int, client: HTTPClient) async throws -> Bool {
+        try await signIn(email: email, scope: "openid profile email", route: route, client: client) != nil
     }
 
     /// One complete login, returning the token response body (nil when any step fails).
-    func signIn(email: String, scope: String, client: HTTPClient) async throws -> [UInt8]? {
+    /// - Parameter route: which server starts the login; the next one finishes it.
+    func signIn(email: String, scope: String, route: Int = 0, client: HTTPClient) async throws -> [UInt8]? {
+        let (first, second) = (bases[route % bases.count], bases[(route + 1) % bases.count])
         let start = ["client_id": clientID, "connection": "email", "email": email, "send": "code"]
-        guard try await BenchHTTP.post(baseURL + "/passwordless/start", start, client: client).status == .ok else { return nil }
+        guard try await BenchHTTP.post(first + "/passwordless/start", start, client: client).status == .ok else { return nil }
         guard let code = try await code(for: email) else { return nil }
         let token = [
             "grant_type": GrantType.passwordlessOTP, "client_id": clientID, "realm": "email", "username": email,
             "otp": code, "scope": scope,
         ]
-        let response = try await BenchHTTP.post(baseURL + "/oauth/token", token, client: client)
+        let response = try await BenchHTTP.post(second + "/oauth/token", token, client: client)
         return response.status == .ok ? response.body : nil
     }
 

@@ -9,8 +9,7 @@ struct OTPLoginBench: AsyncParsableCommand {
 
     @Option(help: "Seconds of load.") var duration = 10
     @Option(help: "Logins in flight at once.") var concurrency = 32
-    @Option(help: "Target an already running server instead of starting one (needs --data-dir).") var url: String?
-    @Option(help: "The target server's data directory, to read codes from its console outbox.") var dataDir: String?
+    @OptionGroup var target: TargetOptions
     @Flag(help: "Print one JSON object.") var json = false
 
     /// The per-IP limit guards /passwordless/start; a benchmark from one IP raises it by
@@ -19,28 +18,24 @@ struct OTPLoginBench: AsyncParsableCommand {
         "SESAME_RATE_LIMIT_START_PER_IP": "100000000", "SESAME_RATE_LIMIT_START_PER_RECIPIENT": "100000000",
     ]
 
-    func validate() throws {
-        if url != nil && dataDir == nil { throw ValidationError("--url needs --data-dir to read codes") }
-    }
-
     func run() async throws {
         var report = Report(rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
                             duration: duration)
         let target = try await BenchTarget.start(
-            url: url, dataDir: dataDir, environment: Self.environment, concurrency: concurrency, report: &report)
+            self.target, environment: Self.environment, concurrency: concurrency, report: &report)
         do {
             let generator = { (seconds: Int) in
                 LoadGenerator(
-                    baseURL: target.base, clientID: target.clientID, outbox: target.database, concurrency: concurrency,
+                    bases: target.bases, clientID: target.clientID, outbox: target.database, concurrency: concurrency,
                     duration: .seconds(seconds))
             }
             _ = try await generator(1).run(client: target.client)  // warm-up: connections, caches
             report.record(try await generator(duration).run(client: target.client))
         } catch {
-            try? await target.stop(removeDirectory: url == nil)
+            try? await target.stop(removeDirectory: self.target.ownsDirectory)
             throw error
         }
-        try await target.stop(removeDirectory: url == nil)
+        try await target.stop(removeDirectory: self.target.ownsDirectory)
         print(json ? try report.json() : report.text)
     }
 }

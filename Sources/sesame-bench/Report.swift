@@ -16,6 +16,9 @@ struct Report: Encodable {
     var concurrency: Int
     var duration: Int
     var cores = ProcessInfo.processInfo.activeProcessorCount
+    /// How many servers took the load, and on which database.
+    var instances = 1
+    var database = "sqlite"
     var server = ServerProcess.usesSesameBinary ? "sesame serve" : "sesame-bench server (same server code)"
 
     init(rsa2048SignsPerSecond: Double, concurrency: Int, duration: Int) {
@@ -37,6 +40,7 @@ struct Report: Encodable {
         case loginsPerSecond = "logins_per_second", p50Milliseconds = "p50_ms", p99Milliseconds = "p99_ms"
         case rsa2048SignsPerSecond = "rsa2048_signs_per_second", ratio, idleRSSBytes = "idle_rss_bytes"
         case readyMilliseconds = "ready_ms", failures, logins, concurrency, duration = "duration_s", cores, server, kind
+        case instances, database
     }
 
     func json() throws -> String {
@@ -55,7 +59,7 @@ struct Report: Encodable {
             ratio to the bound: \(f(ratio * 100)) %
             idle RSS: \(idleRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a")
             start to ready on restart: \(readyMilliseconds.map { f($0) + " ms" } ?? "n/a")
-            server: \(server)
+            server: \(server) x \(instances) on \(database)
             """
     }
 }

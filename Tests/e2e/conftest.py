@@ -20,8 +20,10 @@ import re
 import subprocess
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import requests
@@ -245,6 +247,22 @@ def sesame_factory(tmp_path):
     yield start
     for server in servers:
         server.stop()
+
+
+@pytest.fixture
+def database_url() -> str:
+    """A new, empty PostgreSQL database on the server SESAME_TEST_POSTGRES_URL names, whose
+    `postgres` role may create databases (scripts/test starts one)."""
+    base = os.environ.get("SESAME_TEST_POSTGRES_URL")
+    if not base:
+        pytest.skip("SESAME_TEST_POSTGRES_URL is not set")
+    parts = urlsplit(base)
+    name = "e2e_" + uuid.uuid4().hex[:12]
+    subprocess.run(
+        ["psql", "-h", parts.hostname, "-p", str(parts.port or 5432), "-U", "postgres", "-qc",
+         f"CREATE DATABASE {name} OWNER {parts.username}"],
+        check=True, capture_output=True)
+    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ import pytest
 import requests
 
 from test_delivery import helper  # noqa: F401  (a fixture)
-from test_postgres_instances import BASE_URL, CONTROL, ISSUER, OTP_GRANT, database_url  # noqa: F401
+from test_postgres_instances import BASE_URL, CONTROL, ISSUER, OTP_GRANT
 
 WORKERS = 8
 DEADLINE = 2  # SESAME_DATABASE_TIMEOUT for these servers

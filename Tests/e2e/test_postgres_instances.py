@@ -1,7 +1,7 @@
 """Two `sesame serve` instances on one PostgreSQL database, as behind a load balancer.
 
 Runs when SESAME_TEST_POSTGRES_URL names a server whose `postgres` role may create databases
-(scripts/test starts one); each test gets a database of its own.
+(scripts/test starts one); each test gets a database of its own (conftest.database_url).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import subprocess
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import requests
@@ -22,17 +21,6 @@ BASE_URL = os.environ.get("SESAME_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
 OTP_GRANT = "http://auth0.com/oauth/grant-type/passwordless/otp"
 ISSUER = "https://login.example.test/"
-
-
-@pytest.fixture
-def database_url():
-    parts = urlsplit(BASE_URL)
-    name = "instances_" + uuid.uuid4().hex[:12]
-    subprocess.run(
-        ["psql", "-h", parts.hostname, "-p", str(parts.port or 5432), "-U", "postgres", "-qc",
-         f"CREATE DATABASE {name} OWNER {parts.username}"],
-        check=True, capture_output=True)
-    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from joserfc.jwk import ECKey
 
 from soft_authenticator import SoftAuthenticator
 from test_delivery import helper, read_jsonl  # noqa: F401  (helper is a fixture)
-from test_postgres_instances import BASE_URL, ISSUER, OTP_GRANT, database_url, exchange, pair, start  # noqa: F401
+from test_postgres_instances import BASE_URL, ISSUER, OTP_GRANT, exchange, pair, start  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
 

@@ -1,0 +1,115 @@
+import Foundation
+import SesameCore
+import SesameStorageSQL
+import Testing
+
+/// A small deployment with a row in every table, written through the repository API, and the
+/// checks that another store holds the same one.
+struct DeploymentFixture {
+    /// Whole milliseconds: instants are stored as integer milliseconds.
+    static let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+    let ana = User.newPasswordless(
+        id: "ana0000000000000000000000", connection: Connection(name: "email", strategy: .email),
+        identifier: "ana@example.com", at: now)
+    let ben = User.newPasswordless(
+        id: "ben0000000000000000000000", connection: Connection(name: "sms", strategy: .sms),
+        identifier: "+14155550123", at: now.addingTimeInterval(1))
+    let app = Application(
+        clientID: "client-1", clientSecret: nil, name: "App", type: .native, callbacks: ["https://app.example/cb"],
+        isDefault: true, iosBundleIDs: ["com.example.app"], iosTeamID: "TEAM", createdAt: now)
+    let passkey = PasskeyCredential(
+        id: "cred-1", userID: "ana0000000000000000000000", name: "YubiKey", publicKey: [0, 1, 2, 255, 0],
+        algorithm: -7, signCount: 3, backupEligible: true, backedUp: false, format: "packed",
+        aaguid: "00000000-0000-0000-0000-000000000000", transports: ["usb"], createdAt: now)
+    let device = DeviceCredential(
+        id: "dcr_1", userID: "email|ana0000000000000000000000", clientID: "client-1", deviceID: "phone",
+        deviceName: "Phone", algorithm: .es256, publicKey: [4, 0, 9], fingerprint: "fp", keyBits: 256, createdAt: now)
+    let token = RefreshToken(
+        id: "rt-1", familyID: "family-1", tokenHash: Array(repeating: 0, count: 32), clientID: "client-1",
+        userID: "email|ana0000000000000000000000", scope: "openid offline_access", audience: nil, createdAt: now,
+        expiresAt: now.addingTimeInterval(3600))
+    let rotated = RefreshToken(
+        id: "rt-2", familyID: "family-1", tokenHash: Array(repeating: 2, count: 32), clientID: "client-1",
+        userID: "email|ana0000000000000000000000", scope: "openid offline_access", audience: nil, createdAt: now,
+        expiresAt: now.addingTimeInterval(3600))
+    let code = AuthorizationCode(
+        codeHash: [9, 0, 9], clientID: "client-1", userID: "email|ana0000000000000000000000",
+        redirectURI: "https://app.example/cb", scope: "openid", nonce: nil, audience: nil, codeChallenge: "c",
+        createdAt: now, expiresAt: now.addingTimeInterval(300))
+    let challenge = Challenge(
+        id: "ch-1", connection: "email", recipient: "ana@example.com", clientID: "client-1", kind: .code,
+        secretHash: [7, 0, 7], maxAttempts: 3, createdAt: now, expiresAt: now.addingTimeInterval(180))
+    let session = PasskeySession(
+        id: "ps-1", sessionHash: [5, 5], ceremony: .registration, clientID: "client-1", connection: "email",
+        challenge: [1, 0, 1], pendingUser: nil, createdAt: now, expiresAt: now.addingTimeInterval(300))
+
+    /// Writes the deployment into `store`.
+    func fill(_ store: SQLStorage) async throws {
+        let now = Self.now
+        try await store.saveConnection(Connection(name: "email", strategy: .email))
+        try await store.saveConnection(Connection(name: "sms", strategy: .sms, codeLength: 8))
+        try await store.createApplication(app)
+        try await store.addSigningKey(SigningKeyRecord(kid: "kid-1", privateKeyPEM: "-----BEGIN-----", createdAt: now))
+        try await store.addHMACSecret([0, 1, 0, 255], at: now)
+        try await store.addHMACSecret([2, 2], at: now)
+        try await store.createUser(ana, withPasskey: passkey)
+        _ = try await store.recordLogin(ben, at: now.addingTimeInterval(2))
+        try await store.saveDeviceCredential(device)
+        try await store.createAdminToken(AdminToken(id: "adm_1", name: "ci", tokenHash: [3, 0, 3], createdAt: now))
+        try await store.createRefreshToken(token)
+        _ = try await store.rotateRefreshToken(hashes: [token.tokenHash], clientID: "client-1", at: now) { _ in rotated }
+        try await store.createAuthorizationCode(code)
+        try await store.createChallenge(challenge)
+        try await store.createPasskeySession(session)
+        try await store.createDeviceNonce(hash: [8, 0], clientID: "client-1", createdAt: now, expiresAt: now.addingTimeInterval(60))
+        _ = try await store.claimAssertionID([6, 0], expiresAt: now.addingTimeInterval(60), at: now)
+        _ = try await store.hit(key: "start:ip:127.0.0.1", windowStart: now)
+        for index in 0..<3 {
+            let message = OutboxMessage(
+                id: "msg-\(index)", channel: "email", recipient: "ana@example.com", code: "12345\(index)", link: nil,
+                subject: "Code", body: "Your code", createdAt: now)
+            try await store.addOutboxMessage(message, keep: 100)
+        }
+        try await store.recordAudit(AuditEvent(type: "login", userID: ana.userID, clientID: "client-1", detail: "{}", at: now))
+    }
+
+    /// Checks that `copy` reads back as `original` does, then that its single-use records are
+    /// still live there.
+    func expectSame(_ copy: SQLStorage, as original: SQLStorage) async throws {
+        #expect(try await copy.listUsers(limit: 10, offset: 0) == original.listUsers(limit: 10, offset: 0))
+        #expect(try await copy.listApplications() == original.listApplications())
+        #expect(try await copy.listConnections() == original.listConnections())
+        #expect(try await copy.signingKeys() == original.signingKeys())
+        #expect(try await copy.hmacSecrets() == original.hmacSecrets())
+        #expect(try await copy.passkeys(userID: ana.id) == [passkey])
+        #expect(try await copy.deviceCredentials(userID: nil, clientID: nil) == [device])
+        #expect(try await copy.listAdminTokens() == original.listAdminTokens())
+        #expect(try await copy.recentOutboxMessages(limit: 10, recipient: nil) == original.recentOutboxMessages(limit: 10, recipient: nil))
+        #expect(try await copy.recentAuditEvents(limit: 10) == original.recentAuditEvents(limit: 10))
+        try await expectLive(copy)
+    }
+
+    private func expectLive(_ copy: SQLStorage) async throws {
+        let later = Self.now.addingTimeInterval(5)
+        #expect(try await copy.consumeAuthorizationCode(hashes: [code.codeHash], at: later) == code)
+        #expect(try await copy.registerAttempt(connection: "email", recipient: "ana@example.com", at: later)?.id == challenge.id)
+        #expect(try await copy.consumePasskeySession(hashes: [session.sessionHash], at: later) == session)
+        #expect(try await copy.consumeDeviceNonce(hashes: [[8, 0]], clientID: "client-1", at: later))
+        #expect(try await copy.claimAssertionID([6, 0], expiresAt: later, at: later) == false)
+        #expect(try await copy.hit(key: "start:ip:127.0.0.1", windowStart: Self.now) == 2)
+        try await expectRotation(copy, at: later)
+    }
+
+    /// The live token rotates; the one it replaced is spent and revokes the family.
+    private func expectRotation(_ copy: SQLStorage, at later: Date) async throws {
+        var successor = rotated
+        (successor.id, successor.tokenHash) = ("rt-3", Array(repeating: 3, count: 32))
+        let rotation = try await copy.rotateRefreshToken(hashes: [rotated.tokenHash], clientID: "client-1", at: later) { [successor] _ in
+            successor
+        }
+        #expect(rotation != .unknown && rotation != .reused(familyID: "family-1"))
+        let reuse = try await copy.rotateRefreshToken(hashes: [token.tokenHash], clientID: "client-1", at: later) { $0 }
+        #expect(reuse == .reused(familyID: "family-1"))
+    }
+}

@@ -1,0 +1,111 @@
+"""Moving a deployment from SQLite to PostgreSQL with `sesame admin migrate-to-postgres`.
+
+Users keep their sessions: the application, the signing key, the HMAC secret and the refresh
+tokens all come along. Runs when SESAME_TEST_POSTGRES_URL names a server whose `postgres`
+role may create databases (scripts/test starts one); each test gets a database of its own
+(conftest.database_url).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+import requests
+
+BASE_URL = os.environ.get("SESAME_TEST_POSTGRES_URL")
+pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
+OTP_GRANT = "http://auth0.com/oauth/grant-type/passwordless/otp"
+# The same issuer before and after: tokens name it.
+ISSUER = "https://login.example.test/"
+
+
+def sign_in(server, email):
+    started = requests.post(server.url("/passwordless/start"), json={
+        "client_id": server.client_id, "connection": "email", "email": email, "send": "code"}, timeout=10)
+    assert started.status_code == 200, started.text
+    response = requests.post(server.url("/oauth/token"), json={
+        "grant_type": OTP_GRANT, "client_id": server.client_id, "realm": "email", "username": email,
+        "otp": server.last_code(email), "scope": "openid offline_access"}, timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def refresh(server, token):
+    return requests.post(server.url("/oauth/token"), json={
+        "grant_type": "refresh_token", "client_id": server.client_id, "refresh_token": token}, timeout=10)
+
+
+def jwks(server):
+    return requests.get(server.url("/.well-known/jwks.json"), timeout=10).json()
+
+
+def migrate(server, url, *args):
+    return server.cli("admin", "migrate-to-postgres", "--to", url, *args, check=False)
+
+
+def test_a_signed_in_user_stays_signed_in_after_the_move(sesame_factory, database_url):
+    before = sesame_factory(env={"SESAME_ISSUER": ISSUER}, name="sqlite")
+    tokens = sign_in(before, "ana@example.com")
+    keys = jwks(before)
+    before.stop()
+
+    moved = migrate(before, database_url, "--json")
+    assert moved.returncode == 0, moved.stderr
+    report = json.loads(moved.stdout)
+    assert report["tables"]["users"] == 1
+    assert report["tables"]["refresh_tokens"] == 1
+    assert report["total"] == sum(report["tables"].values())
+    assert "sesame:****@" in report["target"]
+
+    after = sesame_factory(env={"SESAME_ISSUER": ISSUER, "SESAME_DATABASE_URL": database_url}, name="postgres")
+    assert after.client_id == before.client_id
+    assert jwks(after) == keys
+    userinfo = requests.get(after.url("/userinfo"), headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=10)
+    assert userinfo.status_code == 200, userinfo.text
+    users = after.cli_json("admin", "users", "list")
+    assert [user["email"] for user in users] == ["ana@example.com"]
+    assert userinfo.json()["sub"] == users[0]["user_id"]
+    rotated = refresh(after, tokens["refresh_token"])
+    assert rotated.status_code == 200, rotated.text
+    assert rotated.json()["refresh_token"] != tokens["refresh_token"]
+    # The spent token is recognised as reuse, as it would have been on SQLite.
+    assert refresh(after, tokens["refresh_token"]).status_code == 403
+    # New rows after the move: another sign-in works on the copied sequences.
+    assert sign_in(after, "bob@example.com")["refresh_token"]
+
+
+def test_a_database_that_already_holds_a_deployment_is_refused(sesame_factory, database_url):
+    source = sesame_factory(env={"SESAME_ISSUER": ISSUER}, name="sqlite")
+    sign_in(source, "ana@example.com")
+    source.stop()
+    # A server started on the target first gives it its own key and application.
+    occupied = sesame_factory(env={"SESAME_ISSUER": ISSUER, "SESAME_DATABASE_URL": database_url}, name="postgres")
+    refused = migrate(source, database_url)
+    assert refused.returncode != 0
+    assert "not empty" in refused.stderr, refused.stderr
+    assert occupied.cli_json("admin", "users", "list") == []
+    assert [app["client_id"] for app in occupied.apps()] == [occupied.client_id]
+
+
+def test_the_summary_lists_every_table(sesame_factory, database_url):
+    source = sesame_factory(env={"SESAME_ISSUER": ISSUER}, name="sqlite")
+    source.stop()
+    moved = migrate(source, database_url)
+    assert moved.returncode == 0, moved.stderr
+    assert "what it writes from now on is not copied" in moved.stderr
+    lines = moved.stdout.splitlines()
+    assert lines[0].startswith("Copied ") and "(PostgreSQL)" in lines[0]
+    rows = dict(line.split() for line in lines[1:] if len(line.split()) == 2)
+    assert rows["signing_keys"] == "1" and rows["applications"] == "1" and rows["connections"] == "2"
+    assert "SESAME_DATABASE_URL" in moved.stdout
+
+
+def test_a_missing_sqlite_database_is_an_error(tmp_path, sesame_factory, database_url):
+    server = sesame_factory(name="sqlite")
+    server.stop()
+    missing = server.cli("admin", "migrate-to-postgres", "--to", database_url, "--database", str(tmp_path / "nope.sqlite"),
+                         check=False)
+    assert missing.returncode != 0
+    assert "no SQLite database" in missing.stderr
