@@ -32,7 +32,7 @@ final class PostgresExecutor: SQLExecutor {
         var configuration = try PostgresURL.configuration(url)
         configuration.options.maximumConnections = maxConnections
         configuration.options.connectTimeout = timeout
-        if let searchPath { configuration.options.additionalStartupParameters = [("search_path", searchPath)] }
+        if let searchPath { configuration.options.additionalStartupParameters.append(("search_path", searchPath)) }
         return PostgresExecutor(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout, logger: logger)
     }
@@ -68,10 +68,36 @@ final class PostgresExecutor: SQLExecutor {
     private func bounded<T: Sendable>(
         by deadline: Duration?, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        guard let timeout = deadline else { return try await mapErrors(operation) }
+        guard let timeout = deadline else { return try await mapErrors { try await Self.retryingConflicts(operation) } }
         return try await withDeadline(timeout, timeoutError: { StorageError.unavailable("postgres: no answer within \(timeout)") }) {
-            [self] in try await mapErrors(operation)
+            [self] in try await mapErrors { try await Self.retryingConflicts(operation) }
         }
+    }
+
+    /// Runs `operation` again when the database rolled it back for a conflict it may not
+    /// have with the next attempt: a serialization failure (40001: SERIALIZABLE isolation,
+    /// the default of CockroachDB and of servers configured so) or a deadlock (40P01).
+    /// Safe because the attempt was rolled back whole: every `write` body is one statement,
+    /// and several statements always run in a `transaction`. The operation's deadline still
+    /// bounds all attempts together.
+    private static func retryingConflicts<T: Sendable>(_ operation: @Sendable () async throws -> T) async throws -> T {
+        for attempt in 1... {
+            do {
+                return try await operation()
+            } catch let error where attempt < maxAttempts && isConflict(error) {
+                // A little jitter, growing, so the racers do not collide again in step.
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...5) * attempt))
+            }
+        }
+        fatalError("unreachable: the last attempt returns or throws")
+    }
+
+    private static let maxAttempts = 8
+
+    private static func isConflict(_ error: any Error) -> Bool {
+        let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
+        guard let state = (cause as? PSQLError)?.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
     }
 
     /// A session-level advisory lock, held on one leased connection while `body` runs its
@@ -147,8 +173,37 @@ enum PostgresURL {
         case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
         default: tls = .prefer(.makeClientConfiguration())
         }
-        return PostgresClient.Configuration(
+        var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
             password: components.password?.removingPercentEncoding, database: database, tls: tls)
+        if let options = components.queryItems?.first(where: { $0.name == "options" })?.value {
+            configuration.options.additionalStartupParameters = try serverSettings(options)
+        }
+        return configuration
+    }
+
+    /// libpq's `options` parameter, `-c name=value` (or `--name=value`) pairs separated by
+    /// spaces: server settings for every connection, e.g. `options=-c statement_timeout=5000`.
+    static func serverSettings(_ options: String) throws -> [(String, String)] {
+        var settings: [(String, String)] = []
+        var words = options.split(separator: " ").map(String.init)[...]
+        while let word = words.popFirst() {
+            let assignment: String
+            if word == "-c", let next = words.popFirst() {
+                assignment = next
+            } else if word.hasPrefix("-c") {
+                assignment = String(word.dropFirst(2))
+            } else if word.hasPrefix("--") {
+                assignment = String(word.dropFirst(2))
+            } else {
+                throw StorageError.unavailable("database URL options: '\(word)' is not -c name=value")
+            }
+            let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw StorageError.unavailable("database URL options: '\(assignment)' is not name=value")
+            }
+            settings.append((parts[0].replacingOccurrences(of: "-", with: "_"), parts[1]))
+        }
+        return settings
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameStorageConformance
-import SesameStorageSQL
+import SesameCore
+@testable import SesameStorageSQL
 import Testing
 
 /// The same conformance suite on PostgreSQL, when `SESAME_TEST_POSTGRES_URL` names a server
@@ -18,10 +19,23 @@ struct PostgresConformanceTests {
 
     @Test("PostgreSQL", .enabled(if: url != nil), arguments: StorageConformance.checks)
     func postgres(_ check: ConformanceCheck) async throws {
+        try await run(check, url: try #require(Self.url))
+    }
+
+    /// SERIALIZABLE is what CockroachDB always runs and what some operators configure: racing
+    /// single-use updates then fail with serialization errors instead of waiting on a row
+    /// lock, and must still end as one success and clean refusals (no 503s).
+    @Test("PostgreSQL at SERIALIZABLE isolation", .enabled(if: url != nil), arguments: StorageConformance.checks)
+    func serializable(_ check: ConformanceCheck) async throws {
+        let url = try #require(Self.url)
+        let separator = url.contains("?") ? "&" : "?"
+        try await run(check, url: url + separator + "options=-c%20default_transaction_isolation%3Dserializable")
+    }
+
+    private func run(_ check: ConformanceCheck, url: String) async throws {
         let schema = "conformance_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         // A generous deadline: these checks test semantics, and many run at once against one server.
-        let store = try await SQLStorage.postgres(
-            url: try #require(Self.url), maxConnections: 8, schema: schema, timeout: .seconds(60))
+        let store = try await SQLStorage.postgres(url: url, maxConnections: 8, schema: schema, timeout: .seconds(60))
         do {
             try await check.run(store, TestClock())
         } catch {
@@ -29,6 +43,14 @@ struct PostgresConformanceTests {
             throw error
         }
         try await store.shutdown()
+    }
+
+    @Test("libpq's options parameter sets server settings; anything else in it is refused")
+    func urlOptions() async throws {
+        #expect(try PostgresURL.serverSettings("-c statement_timeout=5000 -cwork_mem=4MB --lock-timeout=1s").map { "\($0)=\($1)" }
+            == ["statement_timeout=5000", "work_mem=4MB", "lock_timeout=1s"])
+        #expect(throws: StorageError.self) { try PostgresURL.serverSettings("statement_timeout=5000") }
+        #expect(throws: StorageError.self) { try PostgresURL.serverSettings("-c novalue") }
     }
 
     @Test("instances that start together migrate once", .enabled(if: url != nil))
