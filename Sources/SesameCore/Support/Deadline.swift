@@ -14,16 +14,69 @@ public func withDeadline<T: Sendable>(
     let work = Task {
         do { race.finish(with: .success(try await body())) } catch { race.finish(with: .failure(error)) }
     }
-    let timer = Task {
-        try await Task.sleep(for: timeout)
+    let ticket = DeadlineWatch.shared.add(at: .now + timeout) {
         race.finish(with: .failure(timeoutError()))
         work.cancel()
     }
-    defer { timer.cancel() }
+    defer { DeadlineWatch.shared.remove(ticket) }
     return try await withTaskCancellationHandler {
         try await race.value()
     } onCancel: {
         work.cancel()
+    }
+}
+
+/// One clock for every pending deadline: a timer per storage operation costs more than the
+/// operation's own bookkeeping, so a single task wakes every `tick` while deadlines are
+/// pending and fires those that passed (up to one tick late, nothing for deadlines of seconds).
+private final class DeadlineWatch: Sendable {
+    static let shared = DeadlineWatch(tick: .milliseconds(50))
+
+    private struct Entry {
+        let deadline: ContinuousClock.Instant
+        let fire: @Sendable () -> Void
+    }
+
+    private struct State {
+        var entries: [UInt64: Entry] = [:]
+        var lastID: UInt64 = 0
+        var ticking = false
+    }
+
+    private let state = Mutex(State())
+    private let tick: Duration
+
+    private init(tick: Duration) { self.tick = tick }
+
+    func add(at deadline: ContinuousClock.Instant, fire: @escaping @Sendable () -> Void) -> UInt64 {
+        let (id, startTicking) = state.withLock { state -> (UInt64, Bool) in
+            state.lastID += 1
+            state.entries[state.lastID] = Entry(deadline: deadline, fire: fire)
+            defer { state.ticking = true }
+            return (state.lastID, !state.ticking)
+        }
+        if startTicking { Task.detached { await self.watch() } }
+        return id
+    }
+
+    func remove(_ id: UInt64) {
+        _ = state.withLock { $0.entries.removeValue(forKey: id) }
+    }
+
+    /// Runs while deadlines are pending; the next `add` starts it again.
+    private func watch() async {
+        while true {
+            try? await Task.sleep(for: tick)
+            let now = ContinuousClock.now
+            let (due, pending) = state.withLock { state -> ([Entry], Bool) in
+                let due = state.entries.filter { $0.value.deadline <= now }
+                for id in due.keys { state.entries.removeValue(forKey: id) }
+                state.ticking = !state.entries.isEmpty
+                return (Array(due.values), state.ticking)
+            }
+            for entry in due { entry.fire() }
+            if !pending { return }
+        }
     }
 }
 
