@@ -26,9 +26,12 @@ struct ServeCommand: AsyncParsableCommand {
         flags["port"] = port.map(String.init)
         flags["host"] = host
         flags["issuer"] = issuer
-        let configuration = try await CLIConfiguration.load(flags: flags)
+        let local = try await CLIConfiguration.load(flags: flags)
         var logger = Logger(label: "sesame")
-        logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
+        logger.logLevel = Logger.Level(rawValue: local.logLevel) ?? .info
+        let configuration = try await CLIConfiguration.reporting {
+            try await SesameRuntime.configuration(flags: flags, environment: ProcessInfo.processInfo.environment, logger: logger)
+        }
         let runtime = try await SesameRuntime.start(configuration, logger: logger)
         let banner = try await Banner.text(runtime)
         let app = buildApplication(runtime) { boundPort in
@@ -77,8 +80,13 @@ enum Banner {
 /// Loads configuration for a command, printing every problem and exiting 78 (EX_CONFIG).
 enum CLIConfiguration {
     static func load(flags: [String: String]) async throws -> ServerConfiguration {
+        try await reporting { try await ServerConfiguration.load(flags: flags, environment: ProcessInfo.processInfo.environment) }
+    }
+
+    /// Runs `load`, printing a ``ConfigurationError``'s problems and exiting 78.
+    static func reporting(_ load: () async throws -> ServerConfiguration) async throws -> ServerConfiguration {
         do {
-            return try await ServerConfiguration.load(flags: flags, environment: ProcessInfo.processInfo.environment)
+            return try await load()
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
             throw ExitCode(78)

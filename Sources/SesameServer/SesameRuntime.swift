@@ -28,6 +28,26 @@ public struct SesameRuntime: Sendable {
         return SesameRuntime(configuration: configuration, storage: storage, sesame: sesame, logger: logger)
     }
 
+    /// What `serve` runs with: the instance's own configuration (flags, environment, file),
+    /// over the shared settings stored in the database that configuration names.
+    /// - Throws: ``ConfigurationError`` listing every problem of either.
+    public static func configuration(
+        flags: [String: String], environment: [String: String], logger: Logger
+    ) async throws -> ServerConfiguration {
+        let local = try await ServerConfiguration.load(flags: flags, environment: environment)
+        let storage = try await openStorage(local, logger: logger)
+        let stored: [String: String]
+        do {
+            stored = try await storage.storedSettings()
+            try await storage.shutdown()
+        } catch {
+            try? await storage.shutdown()
+            throw error
+        }
+        guard !stored.isEmpty else { return local }
+        return try await ServerConfiguration.load(flags: flags, environment: environment, stored: stored)
+    }
+
     /// Opens the configured database without the first-start setup (for `sesame admin` and
     /// `sesame outbox`, which must not create keys).
     public static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> SQLStorage {

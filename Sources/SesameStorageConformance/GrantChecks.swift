@@ -109,3 +109,14 @@ enum SupportChecks {
         },
     ]
 }
+
+enum SettingsChecks {
+    static let all = [
+        ConformanceCheck("settings: set, overwrite and remove, all or nothing") { store, clock in
+            try await expect(try await store.storedSettings().isEmpty, "no settings at first")
+            try await store.updateSettings(set: ["issuer": "https://a.example/", "email.provider": "smtp"], remove: [], at: clock.now())
+            try await store.updateSettings(set: ["issuer": "https://b.example/"], remove: ["email.provider", "never.set"], at: clock.now())
+            try await expect(try await store.storedSettings() == ["issuer": "https://b.example/"], "overwritten and removed")
+        },
+    ]
+}

@@ -14,10 +14,10 @@ struct ServerChild: AsyncParsableCommand {
     @Option var port = 0
 
     func run() async throws {
-        let configuration = try await ServerConfiguration.load(
-            flags: ["data_dir": dataDir, "port": String(port)], environment: ProcessInfo.processInfo.environment)
         var logger = Logger(label: "sesame")
         logger.logLevel = .warning
+        let configuration = try await SesameRuntime.configuration(
+            flags: ["data_dir": dataDir, "port": String(port)], environment: ProcessInfo.processInfo.environment, logger: logger)
         let runtime = try await SesameRuntime.start(configuration, logger: logger)
         let app = buildApplication(runtime) { port in
             FileHandle.standardOutput.write(Data("Sesame is listening on 127.0.0.1:\(port)\n".utf8))

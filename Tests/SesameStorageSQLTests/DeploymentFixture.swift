@@ -72,6 +72,7 @@ struct DeploymentFixture {
             try await store.addOutboxMessage(message, keep: 100)
         }
         try await store.recordAudit(AuditEvent(type: "login", userID: ana.userID, clientID: "client-1", detail: "{}", at: now))
+        try await store.updateSettings(set: ["issuer": "https://login.example.com/"], remove: [], at: now)
     }
 
     /// Checks that `copy` reads back as `original` does, then that its single-use records are

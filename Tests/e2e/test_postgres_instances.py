@@ -6,7 +6,9 @@ Runs when SESAME_TEST_POSTGRES_URL names a server whose `postgres` role may crea
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import time
 import uuid
@@ -16,6 +18,9 @@ import pytest
 import requests
 from joserfc import jwt
 from joserfc.jwk import KeySet
+
+from conftest import sesame_binary
+from test_delivery import helper, read_jsonl  # noqa: F401  (helper is a fixture)
 
 BASE_URL = os.environ.get("SESAME_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
@@ -175,3 +180,35 @@ def test_a_key_rotation_reaches_every_instance(sesame_factory, database_url):
     eventually(lambda: kids(a) == kids(b) == {new})
     refused = b.cli("admin", "keys", "retire", new, check=False)
     assert refused.returncode != 0 and "rotate to a new key first" in refused.stderr
+
+
+def test_instances_need_nothing_but_the_database_url(sesame_factory, database_url, helper, tmp_path):
+    """Settings stored once with `sesame admin settings set` reach every instance: two
+    instances started with only SESAME_DATABASE_URL use the stored issuer and deliver codes
+    through the stored SMTP server, and one finishes the other's login."""
+    mail_log = tmp_path / "mail.jsonl"
+    smtp_port = helper("smtp_sink.py", "--out", str(mail_log))
+    settings = [f"issuer={ISSUER}", "email.provider=smtp", "email.smtp.host=127.0.0.1",
+                f"email.smtp.port={smtp_port}", "email.smtp.security=none"]
+    cli = [str(sesame_binary()), "admin", "settings"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SESAME_")}
+    refused = subprocess.run([*cli, "set", "email.provider=smtp", "--database", database_url],
+                             env=env, capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "email.smtp.host" in refused.stderr, "an incomplete setting is refused"
+    subprocess.run([*cli, "set", *settings, "--database", database_url], env=env, check=True, capture_output=True, timeout=60)
+
+    a = sesame_factory(env={"SESAME_DATABASE_URL": database_url}, name="a")
+    b = sesame_factory(env={"SESAME_DATABASE_URL": database_url}, name="b")
+    for server in (a, b):
+        assert requests.get(server.url("/.well-known/openid-configuration"), timeout=10).json()["issuer"] == ISSUER
+    assert start(a, "sam@example.com").status_code == 200
+    [mail] = read_jsonl(mail_log, 1)
+    code = re.search(r"\b(\d{6})\b", mail["data"]).group(1)
+    response = exchange(b, "sam@example.com", code)
+    assert response.status_code == 200, response.text
+    claims = jwt.decode(response.json()["id_token"], KeySet.import_key_set(
+        requests.get(a.url("/.well-known/jwks.json"), timeout=10).json())).claims
+    assert claims["iss"] == ISSUER
+    listed = json.loads(subprocess.run([*cli, "list", "--json", "--database", database_url], env=env, check=True,
+                                       capture_output=True, text=True, timeout=60).stdout)
+    assert listed["issuer"] == ISSUER and listed["email.smtp.port"] == str(smtp_port)

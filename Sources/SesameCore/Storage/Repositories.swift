@@ -120,7 +120,16 @@ public protocol EventRepository: Sendable {
     func recentAuditEvents(limit: Int) async throws -> [AuditEvent]
 }
 
+/// The settings every instance shares, by configuration key (`issuer`, `email.smtp.host`, …).
+/// Configuration given to an instance (flags, environment, file) takes precedence over them.
+public protocol SettingsRepository: Sendable {
+    /// Every stored setting.
+    func storedSettings() async throws -> [String: String]
+    /// Stores `values` and removes `keys`, all or nothing.
+    func updateSettings(set values: [String: String], remove keys: [String], at: Date) async throws
+}
+
 /// Everything a backend provides. One type per database conforms to all of it.
 public typealias SesameStorage = UserRepository & ApplicationRepository & ConnectionRepository
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
-    & PasskeyRepository & DeviceKeyStorage
+    & PasskeyRepository & DeviceKeyStorage & SettingsRepository

@@ -4,12 +4,16 @@ import SesameCore
 import SystemPackage
 
 extension ServerConfiguration {
-    /// Reads the configuration from flags, environment and file, and validates it.
+    /// Reads the configuration from flags, environment, file and the settings stored in the
+    /// database (lowest), and validates it.
     /// - Parameters:
     ///   - flags: values given on the command line, by config key (`port`, `data_dir`, …).
     ///   - environment: the process environment (injected for tests).
+    ///   - stored: the shared settings read from the database (see ``SharedSettings``).
     /// - Throws: ``ConfigurationError`` listing every problem found.
-    public static func load(flags: [String: String], environment: [String: String]) async throws -> ServerConfiguration {
+    public static func load(
+        flags: [String: String], environment: [String: String], stored: [String: String] = [:]
+    ) async throws -> ServerConfiguration {
         let flagProvider = InMemoryProvider(
             name: "flags",
             values: Dictionary(uniqueKeysWithValues: flags.map { (AbsoluteConfigKey(ConfigKey($0.key)), ConfigValue(.string($0.value), isSecret: false)) }))
@@ -24,6 +28,7 @@ extension ServerConfiguration {
         } catch {
             throw ConfigurationError(problems: ["config file \(filePath): \(error)"])
         }
+        if !stored.isEmpty { providers.append(SharedSettings.provider(stored)) }
         return try parse(ConfigValues(reader: ConfigReader(providers: providers)))
     }
 

@@ -5,7 +5,8 @@ import SesameCore
 
 /// Everything `sesame serve` reads at start. Sources, highest first: command-line flags,
 /// `SESAME_*` environment variables, the JSON config file (`--config`, `SESAME_CONFIG`, or
-/// `<data-dir>/sesame.json` when present), built-in defaults.
+/// `<data-dir>/sesame.json` when present), the settings stored in the database
+/// (``SharedSettings``, `sesame admin settings`), built-in defaults.
 ///
 /// Keys (JSON path → environment variable; default):
 /// - `port` → `SESAME_PORT` (3000); `host` → `SESAME_HOST` (127.0.0.1)
