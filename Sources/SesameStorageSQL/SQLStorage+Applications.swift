@@ -31,9 +31,11 @@ extension SQLStorage: ApplicationRepository {
     }
 
     public func application(clientID: String) async throws -> Application? {
-        try await executor.read { db in
-            try await db.raw("SELECT * FROM applications WHERE client_id = \(bind: clientID)").first()
-                .map(Self.application(from:))
+        try await cachedApplications.value(for: clientID) {
+            try await executor.read { db in
+                try await db.raw("SELECT * FROM applications WHERE client_id = \(bind: clientID)").first()
+                    .map(Self.application(from:))
+            }
         }
     }
 
@@ -46,7 +48,8 @@ extension SQLStorage: ApplicationRepository {
     public func updateApplication(
         clientID: String, _ transform: @escaping @Sendable (inout Application) throws -> Void
     ) async throws -> Application {
-        try await executor.transaction { db in
+        defer { cachedApplications.invalidate(clientID) }
+        return try await executor.transaction { db in
             guard let row = try await db.raw("SELECT * FROM applications WHERE client_id = \(bind: clientID)").first()
             else { throw StorageError.notFound("application \(clientID)") }
             var application = try Self.application(from: row)
@@ -64,6 +67,7 @@ extension SQLStorage: ApplicationRepository {
     }
 
     public func deleteApplication(clientID: String) async throws {
+        defer { cachedApplications.invalidate(clientID) }
         let deleted = try await executor.write { db in
             try await db.raw("DELETE FROM applications WHERE client_id = \(bind: clientID) RETURNING client_id").all().count
         }
@@ -99,6 +103,7 @@ extension SQLStorage: ApplicationRepository {
 
 extension SQLStorage: ConnectionRepository {
     public func saveConnection(_ connection: Connection) async throws {
+        defer { cachedConnections.invalidate(connection.name) }
         let options = try jsonText(connection)
         try await executor.write { db in
             try await db.raw(
@@ -112,9 +117,11 @@ extension SQLStorage: ConnectionRepository {
     }
 
     public func connection(name: String) async throws -> Connection? {
-        try await executor.read { db in
-            try await db.raw("SELECT options FROM connections WHERE name = \(bind: name)").first()
-                .map { try $0.json("options", as: Connection.self) }
+        try await cachedConnections.value(for: name) {
+            try await executor.read { db in
+                try await db.raw("SELECT options FROM connections WHERE name = \(bind: name)").first()
+                    .map { try $0.json("options", as: Connection.self) }
+            }
         }
     }
 

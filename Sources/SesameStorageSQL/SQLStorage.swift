@@ -7,6 +7,9 @@ import SesameCore
 /// PostgreSQL; only the ``SQLExecutor`` and the migrations differ.
 public final class SQLStorage: Sendable {
     let executor: any SQLExecutor
+    /// Applications and connections by key, for a second (see ``ReadCache``).
+    let cachedApplications = ReadCache<Application>(lifetime: .seconds(1))
+    let cachedConnections = ReadCache<Connection>(lifetime: .seconds(1))
 
     init(executor: any SQLExecutor) {
         self.executor = executor

@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// `sesame admin`: applications, connections and users. Changes reach a running server at
-/// once: it reads them from the database on every request.
+/// `sesame admin`: applications, connections and users. Changes reach running servers within
+/// a second: they read them from the database, keeping applications and connections for a
+/// second at most.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
