@@ -117,6 +117,7 @@ enum SettingsChecks {
             try await store.updateSettings(set: ["issuer": "https://a.example/", "email.provider": "smtp"], remove: [], at: clock.now())
             try await store.updateSettings(set: ["issuer": "https://b.example/"], remove: ["email.provider", "never.set"], at: clock.now())
             try await expect(try await store.storedSettings() == ["issuer": "https://b.example/"], "overwritten and removed")
+            try await store.ping()
         },
     ]
 }

@@ -24,3 +24,9 @@ extension SQLStorage: SettingsRepository {
         }
     }
 }
+
+extension SQLStorage: StorageHealth {
+    public func ping() async throws {
+        try await executor.read { db in _ = try await db.raw("SELECT 1 AS one").first() }
+    }
+}

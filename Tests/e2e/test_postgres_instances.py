@@ -113,8 +113,12 @@ def test_a_database_restart_answers_503_fast_and_loses_nothing(sesame_factory, d
         assert down.status_code == 503, down.text
         assert down.json()["error"] == "temporarily_unavailable"
         assert down.elapsed.total_seconds() < 5
+        # The readiness check says so too, so a load balancer can take the instance out.
+        health = requests.get(server.url("/health"), timeout=10)
+        assert health.status_code == 503 and health.elapsed.total_seconds() < 5
     finally:
         subprocess.run(["bash", CONTROL, "resume"], check=True, capture_output=True)
+    assert requests.get(server.url("/health"), timeout=10).status_code == 200
     response = exchange(server, "ana@example.com", code)
     assert response.status_code == 200, response.text
 

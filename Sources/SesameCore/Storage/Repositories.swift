@@ -129,7 +129,13 @@ public protocol SettingsRepository: Sendable {
     func updateSettings(set values: [String: String], remove keys: [String], at: Date) async throws
 }
 
+/// Whether the database answers, for readiness checks.
+public protocol StorageHealth: Sendable {
+    /// One round trip to the database; throws when it does not answer in time.
+    func ping() async throws
+}
+
 /// Everything a backend provides. One type per database conforms to all of it.
 public typealias SesameStorage = UserRepository & ApplicationRepository & ConnectionRepository
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
-    & PasskeyRepository & DeviceKeyStorage & SettingsRepository
+    & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth

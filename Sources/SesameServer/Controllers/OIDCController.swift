@@ -25,9 +25,10 @@ struct OIDCController {
         try Responses.json(try await sesame.tokens.userInfo(accessToken: request.bearerToken))
     }
 
-    /// Ready when the database answers.
+    /// Ready when the database answers (a 503 within `database_timeout` when it does not), so
+    /// a load balancer or an orchestrator's readiness probe takes the instance out meanwhile.
     @Sendable func health(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        _ = try await sesame.storage.connection(name: "email")
+        try await sesame.storage.ping()
         return try Responses.json(["status": "ok"])
     }
 }
