@@ -21,6 +21,15 @@ struct SupportTests {
         #expect(Identifier.normalizedPhone(raw) == expected)
     }
 
+    @Test("random bytes come in the asked number, hex is two lowercase digits per byte")
+    func randomAndHex() {
+        let random = SystemRandomSource()
+        #expect(random.bytes(0).isEmpty && random.bytes(33).count == 33)
+        #expect(random.bytes(32) != random.bytes(32))
+        #expect(Hex.encode([0x00, 0x0f, 0xa5, 0xff]) == "000fa5ff")
+        #expect(random.hex(12).count == 24 && random.hex(12).allSatisfy { "0123456789abcdef".contains($0) })
+    }
+
     @Test("scopes keep order, drop duplicates, accept '+' and default to openid")
     func scopes() {
         #expect(Scope("openid profile openid email").description == "openid profile email")

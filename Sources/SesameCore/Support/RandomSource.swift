@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Where secrets come from. Production uses the operating system's CSPRNG; tests may inject
@@ -12,10 +13,11 @@ public struct SystemRandomSource: RandomSource {
     /// Creates the system source.
     public init() {}
 
-    /// Random bytes from `SystemRandomNumberGenerator` (getrandom(2) on Linux).
+    /// Random bytes from BoringSSL's CSPRNG (seeded by getrandom(2)), in one call: drawing
+    /// them a byte at a time from `SystemRandomNumberGenerator` cost a system call per byte.
     public func bytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        guard count > 0 else { return [] }
+        return SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
     }
 }
 
@@ -34,7 +36,7 @@ extension RandomSource {
 
     /// `byteCount` random bytes as lowercase hex (Auth0-style user ids use 12 bytes).
     public func hex(_ byteCount: Int) -> String {
-        bytes(byteCount).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(bytes(byteCount))
     }
 
     /// `byteCount` random bytes as unpadded base64url: 32 bytes give a 256-bit token.

@@ -56,7 +56,7 @@ extension User {
     }
 
     private static func gravatar(_ email: String) -> String {
-        let digest = Insecure.MD5.hash(data: Data(email.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.encode(Insecure.MD5.hash(data: Data(email.utf8)))
         return "https://secure.gravatar.com/avatar/\(digest)?s=480&r=pg&d=identicon"
     }
 }
