@@ -46,9 +46,10 @@ public struct Sesame: Sendable {
         self.coordinator = coordinator
         self.passwordless = passwordless
         self.tokens = tokens
-        self.magicLinks = MagicLinkRedirect(passwordless: passwordless, tokens: tokens)
-        self.passkeys = PasskeyLogin(
+        let passkeys = PasskeyLogin(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
+        self.passkeys = passkeys
+        self.magicLinks = MagicLinkRedirect(passwordless: passwordless, tokens: tokens, passkeys: passkeys)
         self.passkeyManagement = PasskeyManagement(storage: storage, coordinator: coordinator)
         self.deviceKeys = DeviceKeys(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, tokens: tokens,

@@ -88,4 +88,61 @@ struct AuthorizeTests {
             #expect(invalid.status == .badRequest && invalid.text.contains("Invalid email address"))
         }
     }
+
+    @Test("the page offers passkeys: a posted assertion redirects with a code for the passkey's owner")
+    func passkeyFlow() async throws {
+        try await Harness.run { h in
+            let device = PasskeyClient(h)
+            let signup = try await device.signUp(email: "kim@example.com")
+            let page = try await h.get(authorizeQuery(h))
+            #expect(page.text.contains("autocomplete=\"username webauthn\"") && page.text.contains("/authorize/passkey.js"))
+            #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
+            #expect(try await h.get("/authorize/passkey.js").text.contains("/passkey/challenge"))
+            var fields = Self.hiddenFields(page.text)
+            let challenge = try await device.loginChallenge()
+            fields["auth_session"] = try challenge.json()["auth_session"] as? String
+            fields["authn_response"] = String(decoding: try device.assert(challenge), as: UTF8.self)
+            let redirect = try await h.form("/authorize/passkey", fields)
+            #expect(redirect.status == .seeOther)
+            let query = MagicLinkTests.query(redirect.headers[.location])
+            #expect(query["state"] == "s-1")
+            let tokens = try await h.post(
+                "/oauth/token",
+                ["grant_type": GrantType.authorizationCode, "client_id": h.clientID, "code": query["code"],
+                 "redirect_uri": Self.callback, "code_verifier": MagicLinkTests.verifier]
+            ).decode(TokenBody.self)
+            #expect(try PasskeyTests.claims(tokens.idToken)["sub"] as? String == PasskeyTests.claims(signup.idToken)["sub"] as? String)
+        }
+    }
+
+    /// Attack: replaying a captured assertion (or a forged one) on the hosted page.
+    @Test("a replayed or forged passkey answer shows the form again with the reason, and no code")
+    func passkeyRefusals() async throws {
+        try await Harness.run { h in
+            let device = PasskeyClient(h)
+            _ = try await device.signUp(email: "kim@example.com")
+            var fields = Self.hiddenFields(try await h.get(authorizeQuery(h)).text)
+            let challenge = try await device.loginChallenge()
+            fields["auth_session"] = try challenge.json()["auth_session"] as? String
+            fields["authn_response"] = String(decoding: try device.assert(challenge), as: UTF8.self)
+            #expect(try await h.form("/authorize/passkey", fields).status == .seeOther)
+            let replay = try await h.form("/authorize/passkey", fields)
+            #expect(replay.status == .badRequest && replay.text.contains("Passkey sign-in failed"))
+            #expect(replay.headers[.location] == nil)
+            fields["authn_response"] = "{not json"
+            #expect(try await h.form("/authorize/passkey", fields).status == .badRequest)
+        }
+    }
+
+    @Test("an application without passkey sign-in gets a page without the script")
+    func noPasskeys() async throws {
+        try await Harness.run { h in
+            _ = try await h.sesame.storage.updateApplication(clientID: h.clientID) {
+                $0.grantTypes.removeAll { $0 == GrantType.webauthn }
+            }
+            let page = try await h.get(authorizeQuery(h))
+            #expect(page.status == .ok && !page.text.contains("passkey.js"))
+            #expect(page.header("Content-Security-Policy")?.contains("script-src") == false)
+        }
+    }
 }

@@ -8,12 +8,15 @@ are verified against the JWKS with joserfc.
 
 from __future__ import annotations
 
+import base64
 import functools
+import hashlib
 import http.server
 import os
 import shutil
 import threading
 from pathlib import Path
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 import requests
@@ -116,3 +119,38 @@ def test_an_origin_the_operator_did_not_allow_is_blocked_by_cors(sesame, browser
     server = sesame.base_url.replace("127.0.0.1", "localhost")
     with pytest.raises(playwright_api.Error, match="Failed to fetch"):
         page.evaluate("([s, c]) => signup(s, c, 'eve@example.com')", [server, sesame.client_id])
+
+
+def test_the_hosted_login_page_signs_in_with_a_passkey(sesame, browser, app_page_origin):
+    """The hosted /authorize page (authorization code with PKCE) offers the passkey beside the
+    address field; Chromium answers with its authenticator and the application's callback gets
+    a code that redeems for the passkey owner's tokens."""
+    allow_origin(sesame, app_page_origin)
+    page = open_app(browser, app_page_origin)
+    server = sesame.base_url.replace("127.0.0.1", "localhost")
+    signup = page.evaluate("([s, c]) => signup(s, c, 'kim@example.com')", [server, sesame.client_id])
+    owner = verify(sesame, signup["id_token"])["sub"]
+
+    verifier = base64.urlsafe_b64encode(os.urandom(40)).rstrip(b"=").decode()
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    callback = "http://localhost:3000/callback"
+    arrived: list = []
+    page.route(f"{callback}**", lambda route: (arrived.append(route.request.url), route.fulfill(body="signed in")))
+    page.goto(f"{server}/authorize?" + urlencode({
+        "client_id": sesame.client_id, "redirect_uri": callback, "response_type": "code", "scope": "openid email",
+        "state": "st-1", "code_challenge": challenge, "code_challenge_method": "S256"}))
+    try:  # Chromium may already have answered through autofill (conditional mediation)
+        page.locator("#passkey-button").click(timeout=5000)
+    except playwright_api.Error:
+        pass
+    for _ in range(100):
+        if arrived:
+            break
+        page.wait_for_timeout(100)
+    assert arrived, page.content()
+    query = parse_qs(urlsplit(arrived[0]).query)
+    assert query["state"] == ["st-1"]
+    tokens = requests.post(sesame.url("/oauth/token"), json={
+        "grant_type": "authorization_code", "client_id": sesame.client_id, "code": query["code"][0],
+        "redirect_uri": callback, "code_verifier": verifier}, timeout=10).json()
+    assert verify(sesame, tokens["id_token"])["sub"] == owner

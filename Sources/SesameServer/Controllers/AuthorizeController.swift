@@ -1,9 +1,11 @@
+import Foundation
 import Hummingbird
 import SesameCore
 
 /// The hosted login page behind `/authorize` (OpenID Connect Core §3.1.2): a standard
 /// authorization-code flow (with PKCE) in which the user proves an email address or phone
-/// number with a one-time code, then returns to the application with a code.
+/// number with a one-time code, or signs in with a passkey, then returns to the application
+/// with a code.
 struct AuthorizeController {
     let sesame: Sesame
     let trustProxy: Bool
@@ -12,15 +14,17 @@ struct AuthorizeController {
         router.get("/authorize", use: show)
         router.post("/authorize/start", use: start)
         router.post("/authorize/verify", use: verify)
+        router.post("/authorize/passkey", use: passkey)
+        router.get("/authorize/passkey.js", use: script)
     }
 
     @Sendable func show(_ request: Request, context: SesameRequestContext) async throws -> Response {
         var values: [String: String] = [:]
         for name in MagicLinkController.fields + ["login_hint"] { values[name] = request.uri.queryParameters.get(name) }
         let form = AuthorizeForm(values)
-        let appName: String
+        let application: SesameCore.Application
         do {
-            appName = try await form.check(sesame).name
+            application = try await form.check(sesame)
         } catch let error as SesameError {
             return Responses.html(Pages.error(error.message), status: .badRequest)
         }
@@ -30,12 +34,22 @@ struct AuthorizeController {
             return Responses.redirect(
                 sesame.magicLinks.errorRedirect(error, redirectURI: form.redirectURI ?? "", state: form.parameters.state))
         }
-        return Responses.html(Pages.identifierForm(appName: appName, fields: form.hiddenFields, error: nil))
+        return Self.identifierPage(application, form, error: nil)
+    }
+
+    /// The address form, offering passkeys when the application allows passkey sign-in.
+    static func identifierPage(
+        _ application: SesameCore.Application, _ form: AuthorizeForm, error: String?, status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let passkeys = application.allows(GrantType.webauthn)
+        let page = Pages.identifierForm(appName: application.name, fields: form.hiddenFields, error: error, passkeys: passkeys)
+        return Responses.html(page, status: status, scripts: passkeys)
     }
 
     @Sendable func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = AuthorizeForm(try await Self.formValues(request, context))
-        let appName = try await form.check(sesame).name
+        let application = try await form.check(sesame)
+        let appName = application.name
         let username = form.values["username"] ?? ""
         let isPhone = username.hasPrefix("+")
         do {
@@ -45,8 +59,8 @@ struct AuthorizeController {
                     email: isPhone ? nil : username, phoneNumber: isPhone ? username : nil, send: "code",
                     ip: context.clientIP(request, trustProxy: trustProxy)))
         } catch let error as SesameError where error.kind == .badRequest || error.kind == .tooManyRequests {
-            let page = Pages.identifierForm(appName: appName, fields: form.hiddenFields, error: error.message)
-            return Responses.html(page, status: error.kind == .tooManyRequests ? .tooManyRequests : .badRequest)
+            return Self.identifierPage(
+                application, form, error: error.message, status: error.kind == .tooManyRequests ? .tooManyRequests : .badRequest)
         }
         var fields = form.hiddenFields
         fields += [("username", username), ("connection", isPhone ? "sms" : "email")]
@@ -71,6 +85,28 @@ struct AuthorizeController {
                 error: "That code is wrong or has expired. Check it, or go back and ask for a new one.")
             return Responses.html(page, status: .badRequest)
         }
+    }
+
+    /// A passkey answer posted by ``PasskeyScript``: on success the application's callback with
+    /// a code; otherwise the address form again, saying why.
+    @Sendable func passkey(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = AuthorizeForm(try await Self.formValues(request, context))
+        let application = try await form.check(sesame)
+        do {
+            return Responses.redirect(
+                try await sesame.magicLinks.completeWithPasskey(
+                    clientID: form.clientID, redirectURI: form.redirectURI, parameters: form.parameters,
+                    authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
+                    ip: context.clientIP(request, trustProxy: trustProxy)))
+        } catch let error as SesameError where [.badRequest, .forbidden, .unauthorized].contains(error.kind) {
+            return Self.identifierPage(application, form, error: "Passkey sign-in failed: \(error.message)", status: .badRequest)
+        }
+    }
+
+    @Sendable func script(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=3600"],
+            body: .init(byteBuffer: ByteBuffer(string: PasskeyScript.source)))
     }
 
     static func formValues(_ request: Request, _ context: SesameRequestContext) async throws -> [String: String] {

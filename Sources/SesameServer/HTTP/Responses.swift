@@ -24,11 +24,16 @@ enum Responses {
     }
 
     /// An HTML page that may not be framed, cached or leak its URL (it can hold a link token).
-    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
+    /// - Parameter scripts: allow scripts from our own origin (and their calls back to it);
+    ///   never inline ones.
+    static func html(_ page: String, status: HTTPResponse.Status = .ok, scripts: Bool = false) -> Response {
+        let policy = scripts
+            ? "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+            : "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
         let headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
             HTTPField.Name("Referrer-Policy")!: "no-referrer", HTTPField.Name("X-Frame-Options")!: "DENY",
-            .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+            .contentSecurityPolicy: policy,
         ]
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
     }

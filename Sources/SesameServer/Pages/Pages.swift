@@ -1,4 +1,5 @@
-/// The few server-rendered pages: small, self-contained HTML with no scripts.
+/// The few server-rendered pages: small, self-contained HTML; the only script is the hosted
+/// login page's passkey sign-in, served from our own origin (``PasskeyScript``).
 enum Pages {
     /// The magic-link landing page. Only its button (a POST) consumes the link, so mail
     /// scanners that fetch links with GET cannot burn it.

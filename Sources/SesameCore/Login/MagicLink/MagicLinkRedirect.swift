@@ -28,11 +28,13 @@ public struct MagicLinkConfirmation: Sendable {
 public struct MagicLinkRedirect: Sendable {
     let passwordless: PasswordlessLogin
     let tokens: TokenService
+    let passkeys: PasskeyLogin
 
     /// Creates the service.
-    public init(passwordless: PasswordlessLogin, tokens: TokenService) {
+    public init(passwordless: PasswordlessLogin, tokens: TokenService, passkeys: PasskeyLogin) {
         self.passwordless = passwordless
         self.tokens = tokens
+        self.passkeys = passkeys
     }
 
     /// The application and callback the link names, checked; throws a 400 when either is bad.
@@ -63,11 +65,37 @@ public struct MagicLinkRedirect: Sendable {
         let (application, redirectURI) = try await target(clientID: confirmation.clientID, redirectURI: confirmation.redirectURI)
         try checkParameters(confirmation.parameters)
         let candidate = try await passwordless.consume(confirmation.credentials, clientID: application.clientID)
+        return try await callback(
+            candidate, method: method, application: application, redirectURI: redirectURI,
+            parameters: confirmation.parameters, ip: confirmation.ip)
+    }
+
+    /// A passkey sign-in on the hosted login page: verifies the answer to a challenge from
+    /// `/passkey/challenge` and returns the callback URL with an authorization code.
+    /// - Throws: the ``SesameError`` that refused it (the page shows it).
+    public func completeWithPasskey(
+        clientID: String?, redirectURI: String?, parameters: AuthorizeParameters, authSession: String?, response: Data?,
+        ip: String?
+    ) async throws -> String {
+        let (application, redirectURI) = try await target(clientID: clientID, redirectURI: redirectURI)
+        try checkParameters(parameters)
+        let candidate = try await passkeys.verifiedUser(
+            authSession: authSession, response: response, clientID: application.clientID, ip: ip)
+        return try await callback(
+            candidate, method: "hosted_passkey", application: application, redirectURI: redirectURI, parameters: parameters,
+            ip: ip)
+    }
+
+    /// Records the login and returns the callback URL with a fresh authorization code.
+    private func callback(
+        _ candidate: User, method: String, application: Application, redirectURI: String, parameters: AuthorizeParameters,
+        ip: String?
+    ) async throws -> String {
         let user = try await passwordless.coordinator.recordLogin(
-            candidate, method: method, clientID: application.clientID, ip: confirmation.ip)
+            candidate, method: method, clientID: application.clientID, ip: ip)
         let code = try await tokens.issueAuthorizationCode(
-            user: user, application: application, redirectURI: redirectURI, parameters: confirmation.parameters)
-        return Self.append(to: redirectURI, [("code", code), ("state", confirmation.parameters.state)])
+            user: user, application: application, redirectURI: redirectURI, parameters: parameters)
+        return Self.append(to: redirectURI, [("code", code), ("state", parameters.state)])
     }
 
     /// The callback URL carrying `error` as an OAuth error response (RFC 6749 §4.1.2.1).

@@ -8,9 +8,15 @@ extension PasskeyLogin {
     public func finish(
         authSession: String?, response: Data?, request: TokenGrantRequest, ip: String?
     ) async throws -> TokenResponse {
+        let user = try await verifiedUser(authSession: authSession, response: response, clientID: request.application.clientID, ip: ip)
+        return try await coordinator.completeLogin(user, method: "passkey", request: request, ip: ip)
+    }
+
+    /// The user a ceremony proves (created on signup), before the login is recorded: the
+    /// session is consumed first, so a challenge is answered at most once whatever the outcome.
+    public func verifiedUser(authSession: String?, response: Data?, clientID: String, ip: String?) async throws -> User {
         guard let authSession else { throw SesameError.invalidRequest("Missing required parameter: auth_session") }
         guard let response else { throw SesameError.invalidRequest("Missing required parameter: authn_response") }
-        let clientID = request.application.clientID
         let hashes = hasher.candidates(authSession, purpose: .passkeySession)
         guard let session = try await storage.consumePasskeySession(hashes: hashes, at: clock.now()),
             session.clientID == clientID
@@ -26,7 +32,7 @@ extension PasskeyLogin {
         case .authentication:
             user = try await authenticate(response, session, relyingParty, clientID: clientID, ip: ip)
         }
-        return try await coordinator.completeLogin(user, method: "passkey", request: request, ip: ip)
+        return user
     }
 
     private func register(
