@@ -29,10 +29,12 @@ struct ServeCommand: AsyncParsableCommand {
         let local = try await CLIConfiguration.load(flags: flags)
         var logger = Logger(label: "sesame")
         logger.logLevel = Logger.Level(rawValue: local.logLevel) ?? .info
-        let configuration = try await CLIConfiguration.reporting {
-            try await SesameRuntime.configuration(flags: flags, environment: ProcessInfo.processInfo.environment, logger: logger)
+        let environment = ProcessInfo.processInfo.environment
+        let runtime = try await CLIConfiguration.reporting {
+            try await SesameRuntime.start(local, withStored: {
+                try await ServerConfiguration.load(flags: flags, environment: environment, stored: $0)
+            }, logger: logger)
         }
-        let runtime = try await SesameRuntime.start(configuration, logger: logger)
         let banner = try await Banner.text(runtime)
         let app = buildApplication(runtime) { boundPort in
             let elapsed = ContinuousClock.now - started
@@ -84,7 +86,7 @@ enum CLIConfiguration {
     }
 
     /// Runs `load`, printing a ``ConfigurationError``'s problems and exiting 78.
-    static func reporting(_ load: () async throws -> ServerConfiguration) async throws -> ServerConfiguration {
+    static func reporting<T>(_ load: () async throws -> T) async throws -> T {
         do {
             return try await load()
         } catch let error as ConfigurationError {

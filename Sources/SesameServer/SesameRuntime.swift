@@ -17,9 +17,36 @@ public struct SesameRuntime: Sendable {
         _ configuration: ServerConfiguration, clock: any SesameClock = SystemClock(),
         random: any RandomSource = SystemRandomSource(), logger: Logger = Logger(label: "sesame")
     ) async throws -> SesameRuntime {
+        let storage = try await openStorage(configuration, logger: logger)
+        return try await closingOnFailure(storage) {
+            try await start(configuration, on: storage, clock: clock, random: random, logger: logger)
+        }
+    }
+
+    /// What `serve` runs: `local` (the instance's own flags, environment and file) over the
+    /// shared settings stored in the database it names, read through the storage the runtime
+    /// then keeps (stored settings never choose the database).
+    /// - Parameter withStored: `local`'s sources read again with `stored` as the lowest one.
+    /// - Throws: ``ConfigurationError`` listing every problem of the combined configuration.
+    public static func start(
+        _ local: ServerConfiguration, withStored: ([String: String]) async throws -> ServerConfiguration,
+        clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
+        logger: Logger = Logger(label: "sesame")
+    ) async throws -> SesameRuntime {
+        let storage = try await openStorage(local, logger: logger)
+        return try await closingOnFailure(storage) {
+            let stored = try await storage.storedSettings()
+            let configuration = stored.isEmpty ? local : try await withStored(stored)
+            return try await start(configuration, on: storage, clock: clock, random: random, logger: logger)
+        }
+    }
+
+    private static func start(
+        _ configuration: ServerConfiguration, on storage: SQLStorage, clock: any SesameClock, random: any RandomSource,
+        logger: Logger
+    ) async throws -> SesameRuntime {
         var configuration = configuration
         try await configuration.resolveEphemeralPort()
-        let storage = try await openStorage(configuration, logger: logger)
         let delivery = try DeliveryFactory(configuration: configuration, storage: storage, clock: clock, random: random, logger: logger)
             .make()
         let sesame = try await Sesame.bootstrap(
@@ -28,24 +55,13 @@ public struct SesameRuntime: Sendable {
         return SesameRuntime(configuration: configuration, storage: storage, sesame: sesame, logger: logger)
     }
 
-    /// What `serve` runs with: the instance's own configuration (flags, environment, file),
-    /// over the shared settings stored in the database that configuration names.
-    /// - Throws: ``ConfigurationError`` listing every problem of either.
-    public static func configuration(
-        flags: [String: String], environment: [String: String], logger: Logger
-    ) async throws -> ServerConfiguration {
-        let local = try await ServerConfiguration.load(flags: flags, environment: environment)
-        let storage = try await openStorage(local, logger: logger)
-        let stored: [String: String]
+    private static func closingOnFailure<T>(_ storage: SQLStorage, _ body: () async throws -> T) async throws -> T {
         do {
-            stored = try await storage.storedSettings()
-            try await storage.shutdown()
+            return try await body()
         } catch {
             try? await storage.shutdown()
             throw error
         }
-        guard !stored.isEmpty else { return local }
-        return try await ServerConfiguration.load(flags: flags, environment: environment, stored: stored)
     }
 
     /// Opens the configured database without the first-start setup (for `sesame admin` and

@@ -16,9 +16,12 @@ struct ServerChild: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "sesame")
         logger.logLevel = .warning
-        let configuration = try await SesameRuntime.configuration(
-            flags: ["data_dir": dataDir, "port": String(port)], environment: ProcessInfo.processInfo.environment, logger: logger)
-        let runtime = try await SesameRuntime.start(configuration, logger: logger)
+        let flags = ["data_dir": dataDir, "port": String(port)]
+        let environment = ProcessInfo.processInfo.environment
+        let local = try await ServerConfiguration.load(flags: flags, environment: environment)
+        let runtime = try await SesameRuntime.start(local, withStored: {
+            try await ServerConfiguration.load(flags: flags, environment: environment, stored: $0)
+        }, logger: logger)
         let app = buildApplication(runtime) { port in
             FileHandle.standardOutput.write(Data("Sesame is listening on 127.0.0.1:\(port)\n".utf8))
         }

@@ -50,7 +50,11 @@ struct SharedSettingsTests {
         let storage = try await SesameRuntime.openStorage(local, logger: logger)
         try await storage.updateSettings(set: ["issuer": "https://shared.example.com/"], remove: [], at: Date())
         try await storage.shutdown()
-        let configuration = try await SesameRuntime.configuration(flags: flags, environment: [:], logger: logger)
+        let runtime = try await SesameRuntime.start(local, withStored: {
+            try await ServerConfiguration.load(flags: flags, environment: [:], stored: $0)
+        }, logger: logger)
+        let configuration = runtime.configuration
+        try await runtime.shutdown()
         #expect(configuration.settings.issuer == "https://shared.example.com/")
         try? FileManager.default.removeItem(atPath: flags["data_dir"]!)
     }

@@ -40,6 +40,11 @@ def wait_for_port(port: int, process: subprocess.Popen) -> None:
     pytest.fail(f"nothing listening on {port}")
 
 
+def mail_code(mail: dict) -> str:
+    """The six-digit code in a mail the SMTP sink received."""
+    return re.search(r"\b(\d{6})\b", mail["data"]).group(1)
+
+
 def read_jsonl(path: Path, count: int) -> list:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -92,7 +97,7 @@ def test_email_code_goes_through_smtp_and_signs_in(sesame_factory, helper, tmp_p
     assert mail["mail_from"] == "login@example.com"
     assert mail["rcpt_tos"] == ["ana@example.com"]
     assert "From: \"Example Login\" <login@example.com>" in mail["data"]
-    code = re.search(r"\b(\d{6})\b", mail["data"]).group(1)
+    code = mail_code(mail)
     assert login(sesame, "email", "ana@example.com", code)["id_token"]
     # SMTP took the message, so the console outbox stays empty.
     assert sesame.outbox() == []

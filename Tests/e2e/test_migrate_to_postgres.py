@@ -14,27 +14,12 @@ import os
 import pytest
 import requests
 
+from test_postgres_instances import refresh, sign_in
+
 BASE_URL = os.environ.get("SESAME_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
-OTP_GRANT = "http://auth0.com/oauth/grant-type/passwordless/otp"
 # The same issuer before and after: tokens name it.
 ISSUER = "https://login.example.test/"
-
-
-def sign_in(server, email):
-    started = requests.post(server.url("/passwordless/start"), json={
-        "client_id": server.client_id, "connection": "email", "email": email, "send": "code"}, timeout=10)
-    assert started.status_code == 200, started.text
-    response = requests.post(server.url("/oauth/token"), json={
-        "grant_type": OTP_GRANT, "client_id": server.client_id, "realm": "email", "username": email,
-        "otp": server.last_code(email), "scope": "openid offline_access"}, timeout=10)
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
-def refresh(server, token):
-    return requests.post(server.url("/oauth/token"), json={
-        "grant_type": "refresh_token", "client_id": server.client_id, "refresh_token": token}, timeout=10)
 
 
 def jwks(server):
@@ -47,7 +32,7 @@ def migrate(server, url, *args):
 
 def test_a_signed_in_user_stays_signed_in_after_the_move(sesame_factory, database_url):
     before = sesame_factory(env={"SESAME_ISSUER": ISSUER}, name="sqlite")
-    tokens = sign_in(before, "ana@example.com")
+    tokens = sign_in(before, "ana@example.com", scope="openid offline_access")
     keys = jwks(before)
     before.stop()
 
@@ -73,12 +58,12 @@ def test_a_signed_in_user_stays_signed_in_after_the_move(sesame_factory, databas
     # The spent token is recognised as reuse, as it would have been on SQLite.
     assert refresh(after, tokens["refresh_token"]).status_code == 403
     # New rows after the move: another sign-in works on the copied sequences.
-    assert sign_in(after, "bob@example.com")["refresh_token"]
+    assert sign_in(after, "bob@example.com", scope="openid offline_access")["refresh_token"]
 
 
 def test_a_database_that_already_holds_a_deployment_is_refused(sesame_factory, database_url):
     source = sesame_factory(env={"SESAME_ISSUER": ISSUER}, name="sqlite")
-    sign_in(source, "ana@example.com")
+    sign_in(source, "ana@example.com", scope="openid offline_access")
     source.stop()
     # A server started on the target first gives it its own key and application.
     occupied = sesame_factory(env={"SESAME_ISSUER": ISSUER, "SESAME_DATABASE_URL": database_url}, name="postgres")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import time
 import uuid
@@ -20,7 +19,7 @@ from joserfc import jwt
 from joserfc.jwk import KeySet
 
 from conftest import sesame_binary
-from test_delivery import helper, read_jsonl  # noqa: F401  (helper is a fixture)
+from test_delivery import helper, mail_code, read_jsonl  # noqa: F401  (helper is a fixture)
 
 BASE_URL = os.environ.get("SESAME_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
@@ -41,10 +40,18 @@ def start(server, email):
         "client_id": server.client_id, "connection": "email", "email": email, "send": "code"}, timeout=10)
 
 
-def exchange(server, email, code):
+def exchange(server, email, code, scope="openid", timeout=10):
     return requests.post(server.url("/oauth/token"), json={
         "grant_type": OTP_GRANT, "client_id": server.client_id, "realm": "email", "username": email,
-        "otp": code, "scope": "openid"}, timeout=10)
+        "otp": code, "scope": scope}, timeout=timeout)
+
+
+def sign_in(server, email: str, scope: str = "openid") -> dict:
+    """A complete email-code login on one server (code read from its console outbox)."""
+    assert start(server, email).status_code == 200
+    response = exchange(server, email, server.last_code(email), scope=scope)
+    assert response.status_code == 200, response.text
+    return response.json()
 
 
 def test_both_instances_share_the_application_and_keys(pair):
@@ -123,19 +130,16 @@ def test_a_database_restart_answers_503_fast_and_loses_nothing(sesame_factory, d
     assert response.status_code == 200, response.text
 
 
-def refresh(server, token):
+def refresh(server, token, timeout=10):
     return requests.post(server.url("/oauth/token"), json={
-        "grant_type": "refresh_token", "client_id": server.client_id, "refresh_token": token}, timeout=10)
+        "grant_type": "refresh_token", "client_id": server.client_id, "refresh_token": token}, timeout=timeout)
 
 
 def test_refresh_tokens_rotate_once_across_instances(pair):
     """A stolen refresh token raced over both instances: one rotation wins, and presenting
     a rotated token anywhere revokes the whole family."""
     a, b = pair
-    assert start(a, "ray@example.com").status_code == 200
-    tokens = requests.post(a.url("/oauth/token"), json={
-        "grant_type": OTP_GRANT, "client_id": a.client_id, "realm": "email", "username": "ray@example.com",
-        "otp": a.last_code("ray@example.com"), "scope": "openid offline_access"}, timeout=10).json()
+    tokens = sign_in(a, "ray@example.com", scope="openid offline_access")
     with ThreadPoolExecutor(max_workers=50) as pool:
         responses = list(pool.map(lambda i: refresh((a, b)[i % 2], tokens["refresh_token"]), range(50)))
     winners = [r for r in responses if r.status_code == 200]
@@ -207,8 +211,7 @@ def test_instances_need_nothing_but_the_database_url(sesame_factory, database_ur
         assert requests.get(server.url("/.well-known/openid-configuration"), timeout=10).json()["issuer"] == ISSUER
     assert start(a, "sam@example.com").status_code == 200
     [mail] = read_jsonl(mail_log, 1)
-    code = re.search(r"\b(\d{6})\b", mail["data"]).group(1)
-    response = exchange(b, "sam@example.com", code)
+    response = exchange(b, "sam@example.com", mail_code(mail))
     assert response.status_code == 200, response.text
     claims = jwt.decode(response.json()["id_token"], KeySet.import_key_set(
         requests.get(a.url("/.well-known/jwks.json"), timeout=10).json())).claims

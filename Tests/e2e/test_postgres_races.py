@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import re
 import threading
 import time
 import uuid
@@ -29,8 +28,8 @@ from joserfc import jwt
 from joserfc.jwk import ECKey
 
 from soft_authenticator import SoftAuthenticator
-from test_delivery import helper, read_jsonl  # noqa: F401  (helper is a fixture)
-from test_postgres_instances import BASE_URL, ISSUER, OTP_GRANT, exchange, pair, start  # noqa: F401
+from test_delivery import helper, mail_code, read_jsonl  # noqa: F401  (helper is a fixture)
+from test_postgres_instances import BASE_URL, ISSUER, exchange, pair, sign_in, start  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
 
@@ -67,15 +66,6 @@ def assert_one_winner(responses, error: str = "invalid_grant"):
     assert {r.json()["error"] for r in responses if r.status_code == 403} == {error}, describe(responses)
     [winner] = [r for r in responses if r.status_code == 200]
     return winner.json()
-
-
-def sign_in(server, email: str, scope: str = "openid") -> dict:
-    assert start(server, email).status_code == 200
-    response = requests.post(server.url("/oauth/token"), json={
-        "grant_type": OTP_GRANT, "client_id": server.client_id, "realm": "email", "username": email,
-        "otp": server.last_code(email), "scope": scope}, timeout=10)
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 def assert_tokens_work(server, tokens: dict) -> None:
@@ -233,7 +223,7 @@ def test_each_message_is_sent_once_by_two_instances_sharing_the_database(sesame_
     assert recipients == Counter(addresses), recipients
     assert a.outbox() == []  # SMTP took every message; nothing fell back to the console outbox
 
-    codes = {mail["rcpt_tos"][0]: re.search(r"\b(\d{6})\b", mail["data"]).group(1) for mail in mails}
+    codes = {mail["rcpt_tos"][0]: mail_code(mail) for mail in mails}
     for i, address in enumerate(addresses):  # finished on the instance that did not send it
         response = exchange((b, a)[i % 2], address, codes[address])
         assert response.status_code == 200, (address, response.text)

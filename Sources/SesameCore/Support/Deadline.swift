@@ -83,31 +83,30 @@ private final class DeadlineWatch: Sendable {
 /// The first of several racers to finish decides the result; later ones are ignored.
 private final class FirstResult<T: Sendable>: Sendable {
     private enum State {
-        case waiting([CheckedContinuation<T, any Error>])
+        case waiting(CheckedContinuation<T, any Error>?)
         case done(Result<T, any Error>)
     }
 
-    private let state = Mutex(State.waiting([]))
+    private let state = Mutex(State.waiting(nil))
 
     func finish(with result: Result<T, any Error>) {
-        let waiters: [CheckedContinuation<T, any Error>] = state.withLock { state in
-            guard case .waiting(let waiters) = state else { return [] }
+        let waiter: CheckedContinuation<T, any Error>? = state.withLock { state in
+            guard case .waiting(let waiter) = state else { return nil }
             state = .done(result)
-            return waiters
+            return waiter
         }
-        for waiter in waiters { waiter.resume(with: result) }
+        waiter?.resume(with: result)
     }
 
+    /// The result, once a racer has finished; called once, by the one caller.
     func value() async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let result: Result<T, any Error>? = state.withLock { state in
-                switch state {
-                case .waiting(let waiters):
-                    state = .waiting(waiters + [continuation])
+                guard case .done(let result) = state else {
+                    state = .waiting(continuation)
                     return nil
-                case .done(let result):
-                    return result
                 }
+                return result
             }
             if let result { continuation.resume(with: result) }
         }

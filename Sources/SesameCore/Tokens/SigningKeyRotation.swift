@@ -38,10 +38,10 @@ public struct SigningKeyRotation: Sendable {
     public func list() async throws -> [Status] {
         let now = clock.now()
         let records = try await storage.signingKeys()
-        let current = try? await TokenSigner(records: records, at: now).currentKID
+        let current = TokenSigner.current(in: records, at: now)?.kid
         return records.map { record in
             let state: State =
-                if let retired = record.retiredAt, retired <= now { .retired }
+                if TokenSigner.isRetired(record, at: now) { .retired }
                 else if record.kid == current { .current }
                 else if record.activeFrom > now { .next }
                 else { .previous }

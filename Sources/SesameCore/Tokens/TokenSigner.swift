@@ -20,9 +20,8 @@ public struct TokenSigner: Sendable {
     /// Loads the signing keys as they stand at `now`.
     /// - Throws: when no key is active at `now` or a key does not parse.
     public init(records: [SigningKeyRecord], at now: Date) async throws {
-        let usable = records.filter { $0.retiredAt.map { $0 > now } ?? true }
-        let current = usable.filter { $0.activeFrom <= now }.max { ($0.activeFrom, $0.createdAt) < ($1.activeFrom, $1.createdAt) }
-        guard let current else { throw StorageError.notFound("no active signing key") }
+        let usable = records.filter { !Self.isRetired($0, at: now) }
+        guard let current = Self.current(in: usable, at: now) else { throw StorageError.notFound("no active signing key") }
         let collection = JWTKeyCollection()
         var published: [JWKSDocument.Key] = []
         for record in usable {
@@ -36,6 +35,17 @@ public struct TokenSigner: Sendable {
         self.currentKID = current.kid
         self.jwks = JWKSDocument(keys: published)
         self.nextChange = usable.flatMap { [$0.activeFrom, $0.retiredAt].compactMap { $0 } }.filter { $0 > now }.min()
+    }
+
+    /// The key that signs at `now`: of those not retired, the one that became active last.
+    public static func current(in records: [SigningKeyRecord], at now: Date) -> SigningKeyRecord? {
+        records.filter { !isRetired($0, at: now) && $0.activeFrom <= now }
+            .max { ($0.activeFrom, $0.createdAt) < ($1.activeFrom, $1.createdAt) }
+    }
+
+    /// Whether `record` was withdrawn by `now`.
+    public static func isRetired(_ record: SigningKeyRecord, at now: Date) -> Bool {
+        record.retiredAt.map { $0 <= now } ?? false
     }
 
     /// Signs `payload` with the newest key; the header carries `kid` and `typ: JWT`.

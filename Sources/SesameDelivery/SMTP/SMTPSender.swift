@@ -49,9 +49,11 @@ public struct SMTPSender: MessageSender {
         let sslContext = sslContext
         let group = eventLoopGroup
         let endpoint = configuration.endpointDescription
-        try await withTimeout(
+        // Cancelling the transport is what unblocks it: NIO's async channel streams end their
+        // waits on cancellation and the connection is closed.
+        try await withDeadline(
             configuration.timeout,
-            error: { DeliveryError(message: "SMTP server \(endpoint) did not answer in time") }
+            timeoutError: { DeliveryError(message: "SMTP server \(endpoint) did not answer in time") }
         ) {
             try await SMTPTransport.deliver(email, configuration: configuration, sslContext: sslContext, group: group)
         }
