@@ -6,6 +6,9 @@ import Foundation
 final class ConfigValues {
     let reader: ConfigReader
     private(set) var problems: [String] = []
+    /// Every key asked for, in order, so the set of keys the configuration reads is known
+    /// without a second list to keep in step (``SharedSettings/keys``).
+    private(set) var keysRead: [String] = []
 
     init(reader: ConfigReader) {
         self.reader = reader
@@ -16,6 +19,7 @@ final class ConfigValues {
     }
 
     func optionalString(_ key: String) -> String? {
+        keysRead.append(key)
         guard let value = reader.string(forKey: ConfigKey(key)), !value.isEmpty else {
             return reader.int(forKey: ConfigKey(key)).map(String.init)
         }
@@ -32,6 +36,7 @@ final class ConfigValues {
 
     /// nil when the key is not set (or is invalid, which is recorded as a problem).
     func optionalInt(_ key: String, range: ClosedRange<Int>) -> Int? {
+        keysRead.append(key)
         if let number = reader.int(forKey: ConfigKey(key)) { return check(key, number, range) }
         guard let text = reader.string(forKey: ConfigKey(key)), !text.isEmpty else { return nil }
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
@@ -42,6 +47,7 @@ final class ConfigValues {
     }
 
     func optionalBool(_ key: String) -> Bool? {
+        keysRead.append(key)
         if let flag = reader.bool(forKey: ConfigKey(key)) { return flag }
         guard let text = reader.string(forKey: ConfigKey(key))?.lowercased(), !text.isEmpty else { return nil }
         switch text {
@@ -54,6 +60,7 @@ final class ConfigValues {
     }
 
     func list(_ key: String) -> [String] {
+        keysRead.append(key)
         if let array = reader.stringArray(forKey: ConfigKey(key)) { return array }
         return (optionalString(key) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }

@@ -9,19 +9,20 @@ import Foundation
 /// built-in defaults. Connections are not here: they live in their own table
 /// (`sesame admin connections`).
 public enum SharedSettings {
-    /// Every key that may be stored.
-    public static let keys: [String] = [
-        "issuer", "audiences", "trust_proxy", "rp_id", "passkey_origins", "device_keys.allow_rsa1024",
-        "signing_keys.refresh_interval",
-        "rate_limit.start_per_ip", "rate_limit.start_per_ip_window", "rate_limit.start_per_recipient",
-        "rate_limit.start_per_recipient_window",
-        "tokens.id_token_lifetime", "tokens.access_token_lifetime", "tokens.refresh_token_lifetime",
-        "email.provider", "email.smtp.host", "email.smtp.port", "email.smtp.username", "email.smtp.password",
-        "email.smtp.security", "email.smtp.from",
-        "sms.provider", "sms.twilio.account_sid", "sms.twilio.auth_token", "sms.twilio.from",
-        "sms.twilio.messaging_service_sid", "sms.twilio.base_url", "sms.gateway.url", "sms.gateway.secret",
-        "sms.gateway.subject", "sms.gateway.audience", "sms.gateway.sender",
+    /// What belongs to each instance: where it listens, how it reaches the database, how
+    /// much it logs.
+    static let local: Set<String> = [
+        "host", "port", "data_dir", "database", "database_url", "database_pool_size", "database_timeout", "log_level",
     ]
+
+    /// Every key that may be stored: every key the configuration reads, but the local ones
+    /// and the connections' (a new configuration key is storable without listing it twice).
+    public static let keys: [String] = {
+        let values = ConfigValues(reader: ConfigReader(providers: [InMemoryProvider(values: [:])]))
+        _ = try? ServerConfiguration.parse(values)
+        var seen: Set<String> = []
+        return values.keysRead.filter { !local.contains($0) && !$0.hasPrefix("connections.") && seen.insert($0).inserted }
+    }()
 
     /// Keys whose values are never printed.
     static let secrets: Set<String> = ["email.smtp.password", "sms.twilio.auth_token", "sms.gateway.secret"]
