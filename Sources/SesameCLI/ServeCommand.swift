@@ -66,8 +66,8 @@ enum Banner {
     static func text(_ runtime: SesameRuntime) async throws -> String {
         let configuration = runtime.configuration
         let app = try await runtime.storage.listApplications().first(where: \.isDefault)
-        let email = configuration.email.provider == "console" ? "console outbox (this log; `sesame outbox`)" : configuration.email.provider
-        let sms = configuration.sms.provider == "console" ? "console outbox" : configuration.sms.provider
+        let email = provider(configuration.email.provider, configuration, console: "console outbox (this log; `sesame outbox`)")
+        let sms = provider(configuration.sms.provider, configuration, console: "console outbox")
         return """
             Sesame is listening on \(configuration.host):{port}
               issuer:          \(configuration.settings.issuer)
@@ -76,6 +76,16 @@ enum Banner {
               email codes:     \(email)
               sms codes:       \(sms)
             """
+    }
+}
+
+extension Banner {
+    /// A channel's provider, or what happens to its codes without one.
+    static func provider(_ name: String, _ configuration: ServerConfiguration, console: String) -> String {
+        guard name == "console" else { return name }
+        return configuration.consoleDeliveryAllowed
+            ? console + (configuration.allowConsoleDelivery ? ", allowed beyond loopback by allow_console_delivery" : "")
+            : "none: refused (no provider, and codes are not logged on a non-loopback host; see allow_console_delivery)"
     }
 }
 

@@ -23,6 +23,8 @@ public struct Sesame: Sendable {
     public let passkeyManagement: PasskeyManagement
     /// Device-key login, device credentials and management tokens.
     public let deviceKeys: DeviceKeys
+    /// Removes expired rows; the server runs it in the background.
+    public let sweeper: Sweeper
 
     /// Wires the services over storage that already holds keys and secrets (see
     /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
@@ -50,7 +52,9 @@ public struct Sesame: Sendable {
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
         self.passkeys = passkeys
         self.magicLinks = MagicLinkRedirect(passwordless: passwordless, tokens: tokens, passkeys: passkeys)
-        self.passkeyManagement = PasskeyManagement(storage: storage, coordinator: coordinator)
+        self.passkeyManagement = PasskeyManagement(
+            storage: storage, coordinator: coordinator, clock: clock, recentLoginWindow: settings.recentLoginWindow)
+        self.sweeper = Sweeper(storage: storage, clock: clock, interval: settings.sweepInterval, logger: logger)
         self.deviceKeys = DeviceKeys(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, tokens: tokens,
             coordinator: coordinator)

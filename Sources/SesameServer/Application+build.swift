@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import SesameCore
+import ServiceLifecycle
 
 /// The HTTP application for a started runtime.
 /// - Parameter onReady: called with the bound port once the server accepts connections.
@@ -10,24 +11,38 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let configuration = runtime.configuration
     return Hummingbird.Application(
-        router: buildRouter(runtime.sesame, trustProxy: configuration.trustProxy),
+        router: buildRouter(runtime.sesame, proxies: configuration.proxyPolicy),
+        // A connection that has not completed a request within the timeout is closed, so
+        // slow-header clients (slowloris) cannot hold connections open.
+        server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.httpIdleTimeout)))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sesame"),
+        services: [SweeperService(sweeper: runtime.sesame.sweeper)],
         onServerRunning: { channel in await onReady(channel.localAddress?.port ?? configuration.port) },
         logger: runtime.logger)
 }
 
+/// Runs the sweeper beside the server, stopping with it.
+struct SweeperService: Service {
+    let sweeper: Sweeper
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await sweeper.run() }
+    }
+}
+
 /// Every route, behind the error and security-header middleware.
-public func buildRouter(_ sesame: Sesame, trustProxy: Bool) -> Router<SesameRequestContext> {
+/// - Parameter proxies: whose `X-Forwarded-For` / `Forwarded` headers name the client.
+public func buildRouter(_ sesame: Sesame, proxies: ProxyPolicy) -> Router<SesameRequestContext> {
     let router = Router(context: SesameRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: CORSMiddleware(sesame: sesame))
     router.add(middleware: ErrorMiddleware())
-    let tokens = TokenController(sesame: sesame, trustProxy: trustProxy)
+    let tokens = TokenController(sesame: sesame, proxies: proxies)
     tokens.register(on: router)
     LegacyController(sesame: sesame, tokens: tokens).register(on: router)
-    PasswordlessController(sesame: sesame, trustProxy: trustProxy).register(on: router)
-    MagicLinkController(sesame: sesame, trustProxy: trustProxy).register(on: router)
-    AuthorizeController(sesame: sesame, trustProxy: trustProxy).register(on: router)
+    PasswordlessController(sesame: sesame, proxies: proxies).register(on: router)
+    MagicLinkController(sesame: sesame, proxies: proxies).register(on: router)
+    AuthorizeController(sesame: sesame, proxies: proxies).register(on: router)
     OIDCController(sesame: sesame).register(on: router)
     PasskeyController(sesame: sesame, tokens: tokens).register(on: router)
     AppAssociationController(sesame: sesame).register(on: router)

@@ -72,9 +72,9 @@ public struct SesameRuntime: Sendable {
                 url: url, maxConnections: configuration.databasePoolSize,
                 timeout: .seconds(configuration.databaseTimeout), logger: logger)
         }
-        if configuration.databasePath == nil {
-            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        }
+        try DataDirectory.prepare(
+            directory: configuration.databasePath == nil ? configuration.dataDirectory : nil,
+            database: configuration.sqlitePath, logger: logger)
         return try await SQLStorage.sqlite(path: configuration.sqlitePath, logger: logger)
     }
 

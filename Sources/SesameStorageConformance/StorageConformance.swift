@@ -8,6 +8,6 @@ public enum StorageConformance {
     /// Every check, in a stable order.
     public static var checks: [ConformanceCheck] {
         UserChecks.all + ApplicationChecks.all + ChallengeChecks.all + GrantChecks.all + SupportChecks.all
-            + PasskeyChecks.all + DeviceKeyChecks.all + SettingsChecks.all
+            + PasskeyChecks.all + DeviceKeyChecks.all + SettingsChecks.all + SecurityChecks.all
     }
 }

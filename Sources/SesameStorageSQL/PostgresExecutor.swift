@@ -156,8 +156,10 @@ final class PostgresExecutor: SQLExecutor {
 
 /// `postgres://` URLs, as libpq and every PostgreSQL host write them.
 enum PostgresURL {
-    /// The client configuration for `url`. TLS follows `sslmode`: `disable`, `prefer` (the
-    /// default: TLS when the server offers it) or `require`/`verify-full` (TLS or fail).
+    /// The client configuration for `url`. TLS follows `sslmode`: `disable`, `prefer` (TLS when
+    /// the server offers it) or `require`/`verify-full` (TLS or fail). Without `sslmode`, a
+    /// server on loopback gets `prefer` and any other `require`: across a network, a
+    /// downgrade to plaintext would expose every code hash, token and secret in transit.
     static func configuration(_ url: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty, let user = components.user
@@ -165,7 +167,7 @@ enum PostgresURL {
             throw StorageError.unavailable("database URL must look like postgres://user:password@host:5432/database")
         }
         let database = components.path.split(separator: "/").first.map(String.init)
-        let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer"
+        let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? defaultSSLMode(host: host)
         let tls: PostgresClient.Configuration.TLS
         switch mode {
         case "disable": tls = .disable
@@ -179,6 +181,12 @@ enum PostgresURL {
             configuration.options.additionalStartupParameters = try serverSettings(options)
         }
         return configuration
+    }
+
+    /// `prefer` for a server on this machine, `require` for any other.
+    static func defaultSSLMode(host: String) -> String {
+        let local = host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.") || host.hasPrefix("/")
+        return local ? "prefer" : "require"
     }
 
     /// libpq's `options` parameter, `-c name=value` (or `--name=value`) pairs separated by

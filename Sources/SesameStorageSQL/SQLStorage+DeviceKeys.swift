@@ -45,6 +45,12 @@ extension SQLStorage: DeviceCredentialRepository {
         if deleted == 0 { throw StorageError.notFound("device credential \(id)") }
     }
 
+    public func deleteDeviceCredentials(userID: String) async throws -> Int {
+        try await executor.write { db in
+            try await db.raw("DELETE FROM device_credentials WHERE user_id = \(bind: userID) RETURNING id").all().count
+        }
+    }
+
     static func deviceCredential(from row: any SQLRow) throws -> DeviceCredential {
         guard let algorithm = DeviceKeyAlgorithm(rawValue: try row.string("algorithm")) else {
             throw StorageError.unavailable("unknown device key algorithm")

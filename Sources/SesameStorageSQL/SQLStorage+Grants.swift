@@ -38,25 +38,68 @@ extension SQLStorage: GrantRepository {
     }
 
     public func rotateRefreshToken(
-        hashes: [[UInt8]], clientID: String, at: Date, replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
+        hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval,
+        replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
     ) async throws -> RefreshRotation {
         try await executor.transaction { db in
-                for hash in hashes {
-                    if let row = try await db.raw(
-                        """
-                        UPDATE refresh_tokens SET rotated_at = \(bind: at.sqlValue)
-                        WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID) AND rotated_at IS NULL
-                        AND revoked_at IS NULL AND expires_at > \(bind: at.sqlValue) RETURNING *
-                        """
-                    ).first() {
-                        let previous = try Self.refreshToken(from: row)
-                        try await Self.insert(replacement(previous), into: db)
-                        return .rotated(previous: previous)
-                    }
+            for hash in hashes {
+                if let row = try await db.raw(
+                    """
+                    UPDATE refresh_tokens SET rotated_at = \(bind: at.sqlValue)
+                    WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID) AND rotated_at IS NULL
+                    AND revoked_at IS NULL AND expires_at > \(bind: at.sqlValue) RETURNING *
+                    """
+                ).first() {
+                    let previous = try Self.refreshToken(from: row)
+                    try await Self.insert(replacement(previous), into: db)
+                    return .rotated(previous: previous)
                 }
-                guard let family = try await Self.spentFamily(hashes: hashes, clientID: clientID, db: db) else { return .unknown }
-                try await Self.revokeFamily(family, at: at, db: db)
-                return .reused(familyID: family)
+            }
+            if reuseInterval > 0,
+                let previous = try await Self.retry(hashes, clientID, at, reuseInterval, replacement, db)
+            {
+                return .retried(previous: previous)
+            }
+            guard let family = try await Self.spentFamily(hashes: hashes, clientID: clientID, db: db) else { return .unknown }
+            try await Self.revokeFamily(family, at: at, db: db)
+            return .reused(familyID: family)
+        }
+    }
+
+    /// The one retry of a rotation within the reuse interval: marks it (so a second retry is
+    /// reuse) and returns the rotated token, provided its replacement is still unused.
+    private static func retry(
+        _ hashes: [[UInt8]], _ clientID: String, _ at: Date, _ interval: TimeInterval,
+        _ replacement: @Sendable (RefreshToken) -> RefreshToken, _ db: any SQLDatabase
+    ) async throws -> RefreshToken? {
+        let since = at.addingTimeInterval(-interval)
+        for hash in hashes {
+            guard let row = try await db.raw(
+                """
+                UPDATE refresh_tokens SET retried_at = \(bind: at.sqlValue)
+                WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID) AND rotated_at IS NOT NULL
+                AND rotated_at >= \(bind: since.sqlValue) AND retried_at IS NULL AND revoked_at IS NULL
+                AND expires_at > \(bind: at.sqlValue) RETURNING *
+                """
+            ).first() else { continue }
+            let previous = try refreshToken(from: row)
+            let heir = replacement(previous)
+            let live = try await db.raw(
+                """
+                SELECT id FROM refresh_tokens WHERE token_hash = \(bind: Data(heir.tokenHash))
+                AND family_id = \(bind: previous.familyID) AND rotated_at IS NULL AND revoked_at IS NULL
+                """
+            ).first()
+            return live == nil ? nil : previous
+        }
+        return nil
+    }
+
+    public func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool {
+        try await executor.read { db in
+            try await db.raw(
+                "SELECT id FROM refresh_tokens WHERE family_id = \(bind: familyID) AND revoked_at IS NOT NULL LIMIT 1"
+            ).first() != nil
         }
     }
 
@@ -106,10 +149,11 @@ extension SQLStorage: GrantRepository {
         try await db.raw(
             """
             INSERT INTO refresh_tokens (id, family_id, token_hash, client_id, user_id, scope, audience, created_at,
-            expires_at, rotated_at, revoked_at) VALUES (\(bind: token.id), \(bind: token.familyID),
+            expires_at, rotated_at, revoked_at, auth_time, retried_at) VALUES (\(bind: token.id), \(bind: token.familyID),
             \(bind: Data(token.tokenHash)), \(bind: token.clientID), \(bind: token.userID), \(bind: token.scope),
             \(bind: token.audience), \(bind: token.createdAt.sqlValue), \(bind: token.expiresAt.sqlValue),
-            \(bind: token.rotatedAt?.sqlValue), \(bind: token.revokedAt?.sqlValue))
+            \(bind: token.rotatedAt?.sqlValue), \(bind: token.revokedAt?.sqlValue), \(bind: token.authTime.sqlValue),
+            \(bind: token.retriedAt?.sqlValue))
             """
         ).run()
     }
@@ -120,7 +164,8 @@ extension SQLStorage: GrantRepository {
             clientID: try row.string("client_id"), userID: try row.string("user_id"), scope: try row.string("scope"),
             audience: try row.optionalString("audience"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), rotatedAt: try row.optionalDate("rotated_at"),
-            revokedAt: try row.optionalDate("revoked_at"))
+            revokedAt: try row.optionalDate("revoked_at"), authTime: try row.optionalDate("auth_time"),
+            retriedAt: try row.optionalDate("retried_at"))
     }
 
     private static func authorizationCode(from row: any SQLRow) throws -> AuthorizationCode {

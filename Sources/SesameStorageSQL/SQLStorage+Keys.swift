@@ -68,6 +68,14 @@ extension SQLStorage: RateLimitRepository {
             return try row.int("count")
         }
     }
+
+    public func count(key: String, windowStart: Date) async throws -> Int {
+        try await executor.read { db in
+            try await db.raw(
+                "SELECT count FROM rate_limits WHERE key = \(bind: key) AND window_start = \(bind: windowStart.sqlValue)"
+            ).first().map { try $0.int("count") } ?? 0
+        }
+    }
 }
 
 extension SQLStorage: EventRepository {

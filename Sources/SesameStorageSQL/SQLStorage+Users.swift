@@ -5,7 +5,7 @@ import SesameCore
 extension SQLStorage: UserRepository {
     static let userColumns = """
         id, connection, identifier, email, email_verified, phone_number, phone_verified, name, nickname, picture,
-        blocked, created_at, updated_at, last_login, logins_count
+        blocked, created_at, updated_at, last_login, logins_count, tokens_valid_after
         """
 
     public func createUser(_ user: User) async throws {
@@ -52,7 +52,8 @@ extension SQLStorage: UserRepository {
                 UPDATE users SET email = \(bind: user.email), email_verified = \(bind: user.emailVerified.sqlValue),
                 phone_number = \(bind: user.phoneNumber), phone_verified = \(bind: user.phoneVerified.sqlValue),
                 name = \(bind: user.name), nickname = \(bind: user.nickname), picture = \(bind: user.picture),
-                blocked = \(bind: user.blocked.sqlValue), updated_at = \(bind: user.updatedAt.sqlValue)
+                blocked = \(bind: user.blocked.sqlValue), updated_at = \(bind: user.updatedAt.sqlValue),
+                tokens_valid_after = \(bind: user.tokensValidAfter?.sqlValue)
                 WHERE id = \(bind: id)
                 """
             ).run()
@@ -93,7 +94,8 @@ extension SQLStorage: UserRepository {
             \(bind: user.identifier), \(bind: user.email), \(bind: user.emailVerified.sqlValue), \(bind: user.phoneNumber),
             \(bind: user.phoneVerified.sqlValue), \(bind: user.name), \(bind: user.nickname), \(bind: user.picture),
             \(bind: user.blocked.sqlValue), \(bind: user.createdAt.sqlValue), \(bind: (login ?? user.updatedAt).sqlValue),
-            \(bind: (login ?? user.lastLogin)?.sqlValue), \(bind: login == nil ? user.loginsCount : 1)) \(unsafeRaw: suffix)
+            \(bind: (login ?? user.lastLogin)?.sqlValue), \(bind: login == nil ? user.loginsCount : 1),
+            \(bind: user.tokensValidAfter?.sqlValue)) \(unsafeRaw: suffix)
             """
         ).first()
     }
@@ -106,7 +108,8 @@ extension SQLStorage: UserRepository {
             name: try row.optionalString("name"), nickname: try row.optionalString("nickname"),
             picture: try row.optionalString("picture"), blocked: try row.bool("blocked"),
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
-            lastLogin: try row.optionalDate("last_login"), loginsCount: try row.int("logins_count"))
+            lastLogin: try row.optionalDate("last_login"), loginsCount: try row.int("logins_count"),
+            tokensValidAfter: try row.optionalDate("tokens_valid_after"))
     }
 }
 

@@ -9,7 +9,7 @@ struct DeviceCredentialsAPITests {
     @Test("a user registers a P-256 PEM key with their access token: 201 with the credential id")
     func registerPEM() async throws {
         try await Harness.run { h in
-            let tokens = try await h.login(email: "ana@example.com")
+            let tokens = try await h.accountLogin(email: "ana@example.com")
             let response = try await h.registerDevice(token: tokens.accessToken, value: TestDeviceKey.p256().publicPEM)
             #expect(response.status == .created)
             let body = try response.decode(DeviceCredentialBody.self)
@@ -21,7 +21,7 @@ struct DeviceCredentialsAPITests {
     @Test("JWK objects (EC and RSA) are accepted, extra JWK members ignored")
     func registerJWK() async throws {
         try await Harness.run { h in
-            let tokens = try await h.login(email: "ana@example.com")
+            let tokens = try await h.accountLogin(email: "ana@example.com")
             var ec: [String: Any] = TestDeviceKey.p256().jwk
             ec["ext"] = true
             ec["key_ops"] = ["verify"]
@@ -37,7 +37,7 @@ struct DeviceCredentialsAPITests {
     @Test("TouchIDAuth's PKCS#1 PEM with CR-only lines, and Lock v1's base64 of it, are accepted")
     func registerTouchIDForms() async throws {
         try await Harness.run { h in
-            let tokens = try await h.login(email: "ana@example.com")
+            let tokens = try await h.accountLogin(email: "ana@example.com")
             let pem = SharedKeys.rsa2048.touchIDPEM
             let plain = try await h.registerDevice(token: tokens.accessToken, value: pem, deviceID: "BB01")
             #expect(plain.status == .created)
@@ -51,13 +51,13 @@ struct DeviceCredentialsAPITests {
     @Test("RSA-1024 is refused unless device_keys.allow_rsa1024 is on")
     func rsa1024Switch() async throws {
         try await Harness.run { h in
-            let tokens = try await h.login(email: "ana@example.com")
+            let tokens = try await h.accountLogin(email: "ana@example.com")
             let refused = try await h.registerDevice(token: tokens.accessToken, value: SharedKeys.rsa1024.publicPEM)
             #expect(refused.status == .badRequest)
             #expect(refused.error?.errorDescription.contains("2048 to 4096 bits") == true)
         }
         try await Harness.run(configure: { $0.deviceKeys.allowRSA1024 = true }) { h in
-            let tokens = try await h.login(email: "ana@example.com")
+            let tokens = try await h.accountLogin(email: "ana@example.com")
             let accepted = try await h.registerDevice(token: tokens.accessToken, value: SharedKeys.rsa1024.touchIDPEM)
             #expect(accepted.status == .created)
         }
@@ -157,7 +157,7 @@ struct DeviceCredentialsAPITests {
     @Test("bad registration input: 400 with error_description", arguments: BadInput.cases)
     func badInput(_ input: BadInput) async throws {
         try await Harness.run { h in
-            let tokens = try await h.login(email: "ana@example.com")
+            let tokens = try await h.accountLogin(email: "ana@example.com")
             var body: [String: Any?] = [
                 "device_name": "phone", "type": "public_key", "value": TestDeviceKey.p256().publicPEM, "device_id": "AB12",
             ]
@@ -172,7 +172,7 @@ struct DeviceCredentialsAPITests {
     @Test("a body that is not JSON: 400")
     func notJSON() async throws {
         try await Harness.run { h in
-            let tokens = try await h.login(email: "ana@example.com")
+            let tokens = try await h.accountLogin(email: "ana@example.com")
             let response = try await h.client.execute(
                 uri: "/api/v2/device-credentials", method: .post,
                 headers: [.authorization: "Bearer \(tokens.accessToken)", .contentType: "application/json"],
@@ -197,6 +197,6 @@ struct BadInput: Sendable, CustomStringConvertible {
         BadInput(field: "value", value: ["kty": "oct", "k": "c2VjcmV0"]),
         BadInput(field: "value", value: ["kty": "EC", "crv": "P-384", "x": "AA", "y": "AA"]),
         BadInput(field: "value", value: ["kty": "EC", "crv": "P-256", "x": "AA", "y": "AA", "d": "AA"]),
-        BadInput(field: "client_id", value: "no-such-client"),
+        BadInput(field: "client_id", value: 42),
     ]
 }

@@ -13,7 +13,7 @@ struct DeviceKeyLegacyTests {
 
     /// Registers the key the way Lock v1's key uploader does.
     static func enrollTouchID(_ h: Harness, key: TestDeviceKey = SharedKeys.rsa1024) async throws -> EnrolledDevice {
-        let tokens = try await h.login(email: "ana@example.com")
+        let tokens = try await h.accountLogin(email: "ana@example.com")
         let value = Data(key.touchIDPEM.utf8).base64EncodedString()
         let response = try await h.registerDevice(token: tokens.accessToken, value: value, deviceID: "3C2B1A00-AAAA-BBBB-CCCC-0123456789AB")
         let body = try response.decode(DeviceCredentialBody.self)
@@ -104,7 +104,7 @@ struct DeviceKeyLegacyTests {
     func wrongClaims() async throws {
         try await Harness.run(configure: Self.legacySettings) { h in
             let device = try await Self.enrollTouchID(h)
-            _ = try await h.login(email: "bob@example.com")
+            _ = try await h.accountLogin(email: "bob@example.com")
             let bobUser = try #require(try await h.sesame.storage.user(connection: "email", identifier: "bob@example.com"))
             let asBob = try await Self.ro(h, Self.touchIDToken(h, device) { $0["iss"] = bobUser.userID })
             #expect(asBob.status == .forbidden && asBob.error?.errorDescription.contains("Unknown device") == true)
@@ -118,7 +118,7 @@ struct DeviceKeyLegacyTests {
     @Test("without the legacy switch, a TouchIDAuth RSA-1024 key cannot even be registered")
     func rsa1024Off() async throws {
         try await Harness.run { h in
-            let tokens = try await h.login(email: "ana@example.com")
+            let tokens = try await h.accountLogin(email: "ana@example.com")
             let value = Data(SharedKeys.rsa1024.touchIDPEM.utf8).base64EncodedString()
             #expect(try await h.registerDevice(token: tokens.accessToken, value: value).status == .badRequest)
         }

@@ -32,7 +32,7 @@ struct DeviceKeyLoginTests {
     @Test("a JWK-registered key signs in")
     func jwkLogin() async throws {
         try await Harness.run { h in
-            let tokens = try await h.login(email: "ana@example.com")
+            let tokens = try await h.accountLogin(email: "ana@example.com")
             let key = TestDeviceKey.p256()
             let registered = try await h.registerDevice(token: tokens.accessToken, value: key.jwk)
             let body = try registered.decode(DeviceCredentialBody.self)

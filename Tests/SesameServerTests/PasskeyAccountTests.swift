@@ -35,7 +35,7 @@ struct PasskeyAccountTests {
         try await Harness.run { h in
             let ana = PasskeyClient(h)
             _ = try await ana.signUp(email: "ana@example.com")
-            let bob = try await h.login(email: "bob@example.com")
+            let bob = try await h.accountLogin(email: "bob@example.com")
             let auth: HTTPFields = [.authorization: "Bearer \(bob.accessToken)"]
             let id = SesameCore.Base64URL.encode(ana.credentialID)
             let list = try await h.get("/me/passkeys", headers: auth)

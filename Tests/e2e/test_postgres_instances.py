@@ -136,14 +136,16 @@ def refresh(server, token, timeout=10):
 
 
 def test_refresh_tokens_rotate_once_across_instances(pair):
-    """A stolen refresh token raced over both instances: one rotation wins, and presenting
-    a rotated token anywhere revokes the whole family."""
+    """A stolen refresh token raced over both instances: one rotation wins (plus at most the
+    one retry the reuse interval allows, which gets the same replacement), and presenting a
+    rotated token anywhere beyond that revokes the whole family."""
     a, b = pair
     tokens = sign_in(a, "ray@example.com", scope="openid offline_access")
     with ThreadPoolExecutor(max_workers=50) as pool:
         responses = list(pool.map(lambda i: refresh((a, b)[i % 2], tokens["refresh_token"]), range(50)))
     winners = [r for r in responses if r.status_code == 200]
-    assert len(winners) == 1
+    assert 1 <= len(winners) <= 2
+    assert len({r.json()["refresh_token"] for r in winners}) == 1
     assert all(r.status_code == 403 for r in responses if r.status_code != 200)
     # The race itself was reuse: the family is revoked, so even the winner's new token is dead.
     assert refresh(b, winners[0].json()["refresh_token"]).status_code == 403

@@ -173,7 +173,7 @@ def test_one_device_key_jwt_raced_50_times_over_both_instances_signs_in_once(pai
     is replayed on every instance within its 60-second lifetime. Guarantee: its jti is claimed
     once in the shared database; 49 get 403 invalid_grant."""
     a, b = pair
-    tokens = sign_in(a, "dev@example.com")
+    tokens = sign_in(a, "dev@example.com", scope="openid create:current_user_device_credentials")
     key = ECKey.generate_key("P-256")
     public = key.as_dict(private=False)
     registered = requests.post(a.url("/api/v2/device-credentials"), timeout=10,

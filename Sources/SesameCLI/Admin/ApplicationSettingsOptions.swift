@@ -39,7 +39,15 @@ struct ApplicationSettingsOptions: ParsableArguments {
         }
     }
 
+    /// Refuses callbacks an application of `type` may not have (``CallbackURL``).
+    static func validateCallbacks(_ urls: [String], type: ApplicationType) throws {
+        if let problem = urls.lazy.compactMap({ CallbackURL.problem($0, type: type) }).first {
+            throw ValidationError(problem)
+        }
+    }
+
     func apply(to app: inout Application, replace: Bool) throws {
+        try Self.validateCallbacks(callbacks, type: app.type)
         if replace || !callbacks.isEmpty { app.callbacks = callbacks }
         if replace || !origins.isEmpty { app.allowedOrigins = origins }
         if !grants.isEmpty { app.grantTypes = grants }

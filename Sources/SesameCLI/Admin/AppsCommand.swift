@@ -73,6 +73,7 @@ struct AppsCommand: AsyncParsableCommand {
                 try await store.updateApplication(clientID: clientID) { app in
                     try settings.apply(to: &app, replace: false)
                     app.name = name ?? app.name
+                    try ApplicationSettingsOptions.validateCallbacks(addCallbacks, type: app.type)
                     app.callbacks += addCallbacks.filter { !app.callbacks.contains($0) }
                     app.allowedOrigins += addOrigins.filter { !app.allowedOrigins.contains($0) }
                 }

@@ -40,7 +40,7 @@ public protocol MessageSender: Sendable {
 
 /// A provider refused or could not take a message.
 public struct DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The provider's message, safe to show (Auth0 forwards it as `sms_provider_error`).
+    /// The provider's message, for the log only: it may name internal hosts, ports and accounts.
     public var message: String
     /// The provider's error code, if it gave one.
     public var providerCode: String?

@@ -39,11 +39,18 @@ public struct LoginCoordinator: Sendable {
         return try await issuer.issue(for: user, request, authTime: now, now: now)
     }
 
+    /// The longest audit field stored: details quote request input (a JWT's `kid`, say), and
+    /// an unauthenticated caller must not be able to write large rows.
+    static let maxAuditField = 512
+
     /// Appends an audit event; a failure to audit is logged, never fatal to the request.
     public func audit(_ type: String, user: String? = nil, client: String? = nil, ip: String? = nil, detail: String) async {
+        func bounded(_ text: String?) -> String? { text.map { String($0.prefix(Self.maxAuditField)) } }
         do {
             try await storage.recordAudit(
-                AuditEvent(type: type, userID: user, clientID: client, ip: ip, detail: detail, at: clock.now()))
+                AuditEvent(
+                    type: type, userID: bounded(user), clientID: bounded(client), ip: bounded(ip),
+                    detail: bounded(detail) ?? "", at: clock.now()))
         } catch {
             logger.error("audit write failed", metadata: ["type": "\(type)", "error": "\(error)"])
         }

@@ -7,18 +7,37 @@ public struct LoginSettings: Sendable, Equatable {
     public var issuer: String
     /// id_token lifetime in seconds (Auth0: 36000).
     public var idTokenLifetime: Int = 36000
-    /// Access token lifetime in seconds (Auth0: 86400).
+    /// Opaque access token lifetime in seconds (Auth0: 86400). Sesame checks these on every
+    /// use, so revoking their family or user ends them at once.
     public var accessTokenLifetime: Int = 86400
+    /// JWT access token lifetime in seconds, capped by ``accessTokenLifetime``. APIs verify
+    /// these offline and cannot see a revocation, so they live an hour by default.
+    public var jwtAccessTokenLifetime: Int = 3600
     /// Refresh token lifetime in seconds; each rotation starts a new period.
     public var refreshTokenLifetime: Int = 30 * 86400
     /// Authorization code lifetime in seconds.
     public var authorizationCodeLifetime: Int = 300
+    /// Seconds within which a rotated refresh token may be presented once more and get the
+    /// same replacement (a mobile client whose response was lost); later reuse revokes the family.
+    public var refreshReuseInterval: TimeInterval = 10
+    /// How recent a login must be (seconds since `auth_time`) to register device keys or
+    /// change passkeys with an access token.
+    public var recentLoginWindow: Int = 300
     /// API identifiers for which an `audience` gets a JWT access token.
     public var audiences: [String] = []
     /// `/passwordless/start` calls per IP per window (Auth0: 50 per hour).
     public var startLimitPerIP = RateLimitRule(limit: 50, windowSeconds: 3600)
     /// `/passwordless/start` calls per recipient per window (5 per 15 minutes).
     public var startLimitPerRecipient = RateLimitRule(limit: 5, windowSeconds: 900)
+    /// Wrong codes a recipient may make across all of its codes, per window (10 an hour, 30 a
+    /// day): past either, every attempt is refused until the window ends.
+    public var failureBudget = [RateLimitRule(limit: 10, windowSeconds: 3600), RateLimitRule(limit: 30, windowSeconds: 86400)]
+    /// `/passkey/register` calls per IP per window.
+    public var passkeySignupLimitPerIP = RateLimitRule(limit: 50, windowSeconds: 3600)
+    /// `/passkey/challenge` calls per IP per window (the hosted page asks one per view).
+    public var passkeyChallengeLimitPerIP = RateLimitRule(limit: 300, windowSeconds: 3600)
+    /// Seconds between sweeps of expired rows (challenges, sessions, rate-limit windows, …).
+    public var sweepInterval: TimeInterval = 300
     /// Messages the console outbox keeps.
     public var outboxKeep: Int = 200
     /// The WebAuthn RP ID; nil means the issuer's host.

@@ -15,17 +15,34 @@ public struct RateLimiter: Sendable {
     /// - Throws: a 429 ``SesameError`` carrying the state when the limit is exceeded.
     @discardableResult
     public func hit(_ key: String, rule: RateLimitRule, at now: Date) async throws -> RateLimitStatus {
-        let window = Int64(rule.windowSeconds)
-        let start = (now.epochSeconds / window) * window
-        let count = try await storage.hit(key: key, windowStart: Date(timeIntervalSince1970: Double(start)))
-        let status = RateLimitStatus(
-            limit: rule.limit, remaining: max(0, rule.limit - count), resetEpochSeconds: start + window)
+        let window = Self.window(rule, at: now)
+        let count = try await storage.hit(key: key, windowStart: window.startDate)
+        let status = RateLimitStatus(limit: rule.limit, remaining: max(0, rule.limit - count), resetEpochSeconds: window.end)
         guard count <= rule.limit else {
             throw SesameError(
                 .tooManyRequests, "too_many_requests",
-                "Too many requests. Try again after \(status.resetEpochSeconds - now.epochSeconds) seconds.",
+                "Too many requests. Try again after \(window.end - now.epochSeconds) seconds.",
                 rateLimit: status, logDetail: "rate limit \(key)")
         }
         return status
+    }
+
+    /// Counts one hit for the client at `ip` under `rule`: `scope` names what is limited.
+    @discardableResult
+    public func hit(_ scope: String, ip: String, rule: RateLimitRule, at now: Date) async throws -> RateLimitStatus {
+        try await hit("\(scope):ip:\(Self.clientKey(ip))", rule: rule, at: now)
+    }
+
+    /// The counter key of a client address: an IPv6 client is counted per /64, because one
+    /// subscriber usually holds a whole /64 and could otherwise rotate addresses freely.
+    public static func clientKey(_ ip: String) -> String {
+        IPAddress(ip)?.clientKey ?? ip
+    }
+
+    /// The fixed window of `rule` that contains `now`: start and end in whole seconds.
+    static func window(_ rule: RateLimitRule, at now: Date) -> (start: Int64, end: Int64, startDate: Date) {
+        let length = Int64(rule.windowSeconds)
+        let start = (now.epochSeconds / length) * length
+        return (start, start + length, Date(timeIntervalSince1970: Double(start)))
     }
 }

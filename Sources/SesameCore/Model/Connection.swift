@@ -39,10 +39,16 @@ public struct Connection: Sendable, Codable, Equatable {
         self.disableSignup = disableSignup
     }
 
+    /// The shortest code issued: fewer digits make guessing within the attempt and failure
+    /// budgets too likely. A connection stored with fewer still gets this many.
+    public static let minimumCodeLength = 6
+
     /// The problems with this policy, empty when it is usable.
     public func problems() -> [String] {
         var found: [String] = []
-        if !(4...10).contains(codeLength) { found.append("connection \(name): code_length must be 4…10") }
+        if !(Self.minimumCodeLength...10).contains(codeLength) {
+            found.append("connection \(name): code_length must be \(Self.minimumCodeLength)…10")
+        }
         if !(30...3600).contains(codeLifetime) { found.append("connection \(name): code_lifetime must be 30…3600 s") }
         if !(1...10).contains(maxAttempts) { found.append("connection \(name): max_attempts must be 1…10") }
         if !(60...86400).contains(linkLifetime) { found.append("connection \(name): link_lifetime must be 60…86400 s") }

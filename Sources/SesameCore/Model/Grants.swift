@@ -46,11 +46,17 @@ public struct RefreshToken: Sendable, Codable, Equatable {
     public var expiresAt: Date
     public var rotatedAt: Date?
     public var revokedAt: Date?
+    /// When the person authenticated for the login that started the family; every token of
+    /// the family keeps it (OIDC Core §2 `auth_time`, which `max_age` is checked against).
+    public var authTime: Date
+    /// When a rotation of this token was retried within the reuse interval (allowed once).
+    public var retriedAt: Date?
 
-    /// Creates a refresh token record.
+    /// Creates a refresh token record; without `authTime` the login happened at `createdAt`.
     public init(
         id: String, familyID: String, tokenHash: [UInt8], clientID: String, userID: String, scope: String,
-        audience: String?, createdAt: Date, expiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil
+        audience: String?, createdAt: Date, expiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil,
+        authTime: Date? = nil, retriedAt: Date? = nil
     ) {
         self.id = id
         self.familyID = familyID
@@ -63,6 +69,8 @@ public struct RefreshToken: Sendable, Codable, Equatable {
         self.expiresAt = expiresAt
         self.rotatedAt = rotatedAt
         self.revokedAt = revokedAt
+        self.authTime = authTime ?? createdAt
+        self.retriedAt = retriedAt
     }
 }
 
@@ -70,6 +78,10 @@ public struct RefreshToken: Sendable, Codable, Equatable {
 public enum RefreshRotation: Sendable, Equatable {
     /// The token was live; it is now rotated and `replacement` is stored in its family.
     case rotated(previous: RefreshToken)
+    /// The token was rotated moments ago (within the reuse interval), its replacement is still
+    /// unused, and this is the one retry allowed: the caller answers with that replacement
+    /// again (a client whose response was lost retries with the same token).
+    case retried(previous: RefreshToken)
     /// The token had already been rotated or revoked: its family is now revoked.
     case reused(familyID: String)
     /// No live token has this hash.

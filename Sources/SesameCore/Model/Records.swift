@@ -68,3 +68,17 @@ public struct AuditEvent: Sendable, Codable, Equatable {
         self.at = at
     }
 }
+
+/// How many expired rows of each kind one sweep removed.
+public struct SweepCounts: Sendable, Equatable {
+    /// Rows removed, by table.
+    public var removed: [String: Int]
+
+    /// Creates counts.
+    public init(removed: [String: Int] = [:]) {
+        self.removed = removed
+    }
+
+    /// Every row removed.
+    public var total: Int { removed.values.reduce(0, +) }
+}

@@ -22,6 +22,9 @@ public struct User: Sendable, Codable, Equatable {
     public var updatedAt: Date
     public var lastLogin: Date?
     public var loginsCount: Int
+    /// Tokens issued before this instant no longer work: set when the address is first
+    /// verified, so whatever was minted while it was unproven dies (account pre-hijacking).
+    public var tokensValidAfter: Date?
 
     /// Auth0's `user_id`: the connection, a pipe, and the id.
     public var userID: String { "\(connection)|\(id)" }
@@ -31,7 +34,7 @@ public struct User: Sendable, Codable, Equatable {
         id: String, connection: String, identifier: String, email: String? = nil, emailVerified: Bool = false,
         phoneNumber: String? = nil, phoneVerified: Bool = false, name: String? = nil, nickname: String? = nil,
         picture: String? = nil, blocked: Bool = false, createdAt: Date, updatedAt: Date, lastLogin: Date? = nil,
-        loginsCount: Int = 0
+        loginsCount: Int = 0, tokensValidAfter: Date? = nil
     ) {
         self.id = id
         self.connection = connection
@@ -48,6 +51,13 @@ public struct User: Sendable, Codable, Equatable {
         self.updatedAt = updatedAt
         self.lastLogin = lastLogin
         self.loginsCount = loginsCount
+        self.tokensValidAfter = tokensValidAfter
+    }
+
+    /// Whether the address the user signs in with has been proven by a code or link (a
+    /// passkey signup leaves it unproven).
+    public var identifierVerified: Bool {
+        phoneNumber == identifier ? phoneVerified : emailVerified
     }
 
     /// Splits an Auth0 `user_id` (`email|abc…`) into connection and id.

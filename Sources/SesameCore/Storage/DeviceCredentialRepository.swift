@@ -11,6 +11,8 @@ public protocol DeviceCredentialRepository: Sendable {
     func deviceCredentials(userID: String?, clientID: String?) async throws -> [DeviceCredential]
     /// Deletes a credential; throws `.notFound`.
     func deleteDeviceCredential(id: String) async throws
+    /// Deletes every credential of a user; returns how many.
+    func deleteDeviceCredentials(userID: String) async throws -> Int
 }
 
 /// The single-use gates of device-key login: assertion ids (`jti`) and server nonces.

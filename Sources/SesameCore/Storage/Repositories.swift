@@ -73,14 +73,28 @@ public protocol GrantRepository: Sendable {
     func createRefreshToken(_ token: RefreshToken) async throws
     /// Rotates the live token of `clientID` with one of these hashes into the token that
     /// `replacement` builds from it (same family), atomically. A second presentation of a
-    /// rotated or revoked token revokes the whole family.
+    /// rotated or revoked token revokes the whole family, except once within `reuseInterval`
+    /// seconds of the rotation while the replacement (found by the hash `replacement` gives)
+    /// is still unused: that is ``RefreshRotation/retried(previous:)``.
     func rotateRefreshToken(
-        hashes: [[UInt8]], clientID: String, at: Date, replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
+        hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval,
+        replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
     ) async throws -> RefreshRotation
+    /// Whether the family has been revoked (logout, reuse, block); its access tokens then die too.
+    func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool
     /// Revokes the family of the token with one of these hashes; true if one was found.
     func revokeRefreshToken(hashes: [[UInt8]], clientID: String, at: Date) async throws -> Bool
     /// Revokes every refresh token of a user (blocking, deletion).
     func revokeRefreshTokens(userID: String, at: Date) async throws
+}
+
+extension GrantRepository {
+    /// Rotation without a reuse interval: any second presentation revokes the family.
+    public func rotateRefreshToken(
+        hashes: [[UInt8]], clientID: String, at: Date, replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
+    ) async throws -> RefreshRotation {
+        try await rotateRefreshToken(hashes: hashes, clientID: clientID, at: at, reuseInterval: 0, replacement: replacement)
+    }
 }
 
 /// Signing keys and HMAC secrets, shared by every instance through the database.
@@ -106,6 +120,19 @@ public protocol RateLimitRepository: Sendable {
     /// Adds one hit to `key` in the window starting at `windowStart` and returns the count
     /// in that window, this hit included. A new window starts the count afresh.
     func hit(key: String, windowStart: Date) async throws -> Int
+    /// The count of `key` in the window starting at `windowStart`, without adding a hit.
+    func count(key: String, windowStart: Date) async throws -> Int
+}
+
+/// Removal of what has expired, so unauthenticated writes cannot grow the database without
+/// bound. Safe to run from every instance at once: each statement only deletes rows that
+/// are already dead.
+public protocol SweepRepository: Sendable {
+    /// Deletes challenges, passkey sessions, authorization codes, device assertion ids and
+    /// nonces expired before `now`, refresh tokens expired before `now` minus a day, rate-limit
+    /// windows that started before `windowsBefore`, and outbox messages created before
+    /// `outboxBefore`; returns how many rows of each kind went.
+    func sweep(now: Date, windowsBefore: Date, outboxBefore: Date) async throws -> SweepCounts
 }
 
 /// The console outbox and the audit log.
@@ -138,4 +165,4 @@ public protocol StorageHealth: Sendable {
 /// Everything a backend provides. One type per database conforms to all of it.
 public typealias SesameStorage = UserRepository & ApplicationRepository & ConnectionRepository
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
-    & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth
+    & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository

@@ -60,4 +60,6 @@ public enum SecretPurpose: String, Sendable {
     case accessToken = "access_token"
     case passkeySession = "passkey_session"
     case deviceNonce = "device_nonce", adminToken = "admin_token"
+    /// Derives a rotated refresh token's replacement from the presented token.
+    case refreshRotation = "refresh_rotation"
 }

@@ -42,10 +42,23 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public var exp: Int64
     public var scope: String
     public var gty: String?
+    /// RFC 9068 §2.2: `client_id` (the same as `azp`), `jti`, and `auth_time` when known.
+    public var clientID: String?
+    public var jti: String?
+    public var authTime: Int64?
+    /// The login (refresh-token family) the token belongs to, so Sesame can refuse it once
+    /// that login is revoked.
+    public var sid: String?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, azp, iat, exp, scope, gty, jti, sid
+        case clientID = "client_id", authTime = "auth_time"
+    }
 
     /// Creates access-token claims.
     public init(
-        iss: String, sub: String, aud: [String], azp: String, iat: Int64, exp: Int64, scope: String, gty: String? = nil
+        iss: String, sub: String, aud: [String], azp: String, iat: Int64, exp: Int64, scope: String, gty: String? = nil,
+        jti: String? = nil, authTime: Int64? = nil, sid: String? = nil
     ) {
         self.iss = iss
         self.sub = sub
@@ -55,6 +68,10 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
         self.exp = exp
         self.scope = scope
         self.gty = gty
+        self.clientID = azp
+        self.jti = jti
+        self.authTime = authTime
+        self.sid = sid
     }
 
     /// Expiry is checked by ``TokenService`` against the injected clock, not here.

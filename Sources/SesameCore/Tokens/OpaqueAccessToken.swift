@@ -12,6 +12,12 @@ struct OpaqueAccessToken: Codable, Equatable {
     /// Random, so two tokens issued in the same second for the same grant still differ
     /// (a client that rotates tokens must be able to tell them apart).
     var jti: String?
+    /// The login (refresh-token family) it belongs to: revoking the family ends the token.
+    var fid: String?
+    /// `auth_time` in seconds, for checks that need a recent login.
+    var ath: Int64?
+    /// Issue time in milliseconds, compared with the user's `tokensValidAfter`.
+    var iam: Int64?
 
     /// `sat_` + base64url(JSON) + `.` + base64url(HMAC).
     func encode(with hasher: SecretHasher) throws -> String {

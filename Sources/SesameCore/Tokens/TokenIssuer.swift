@@ -23,20 +23,32 @@ public struct TokenIssuer: Sendable {
 
     /// Issues tokens for `user`.
     /// - Parameters:
+    ///   - authTime: when the person authenticated (kept across refreshes).
     ///   - refreshToken: a refresh token already stored for this response (rotation), or nil
     ///     to start a new family when `offline_access` is granted.
+    ///   - familyID: the login the tokens belong to; nil starts a new one.
     public func issue(
-        for user: User, _ request: TokenGrantRequest, authTime: Date, now: Date, refreshToken: String? = nil
+        for user: User, _ request: TokenGrantRequest, authTime: Date, now: Date, refreshToken: String? = nil,
+        familyID: String? = nil
     ) async throws -> TokenResponse {
         try checkAudience(request.audience)
-        let idToken = request.scope.contains("openid") ? try await idToken(user, request, authTime: authTime, now: now) : nil
+        let login = IssuedLogin(familyID: familyID ?? random.hex(12), authTime: authTime, now: now)
+        let idToken = request.scope.contains("openid") ? try await idToken(user, request, login) : nil
         var refresh = refreshToken
-        if refresh == nil, wantsRefreshToken(request) {
-            refresh = try await storeRefreshToken(for: user, request, familyID: random.hex(12), now: now).secret
+        if refresh == nil, wantsRefreshToken(request, for: user) {
+            refresh = try await storeRefreshToken(for: user, request, login).secret
         }
+        let (accessToken, lifetime) = try await accessToken(user, request, login)
         return TokenResponse(
-            accessToken: try await accessToken(user, request, now: now), expiresIn: settings.accessTokenLifetime,
-            idToken: idToken, refreshToken: refresh, scope: request.scope.description)
+            accessToken: accessToken, expiresIn: lifetime, idToken: idToken, refreshToken: refresh,
+            scope: request.scope.description)
+    }
+
+    /// Whether a response to `request` for `user` carries a refresh token. An account whose
+    /// address is unproven (a passkey signup) gets none: whoever made it may not own the
+    /// address, and a refresh token would outlast the owner's first verification.
+    public func wantsRefreshToken(_ request: TokenGrantRequest, for user: User) -> Bool {
+        wantsRefreshToken(request) && user.identifierVerified
     }
 
     /// Whether a response to `request` carries a refresh token.
@@ -58,9 +70,10 @@ public struct TokenIssuer: Sendable {
     }
 
     private func storeRefreshToken(
-        for user: User, _ request: TokenGrantRequest, familyID: String, now: Date
+        for user: User, _ request: TokenGrantRequest, _ login: IssuedLogin
     ) async throws -> (secret: String, record: RefreshToken) {
-        let token = newRefreshToken(for: user.userID, request, familyID: familyID, now: now)
+        var token = newRefreshToken(for: user.userID, request, familyID: login.familyID, now: login.now)
+        token.record.authTime = login.authTime
         try await storage.createRefreshToken(token.record)
         return token
     }
@@ -70,29 +83,46 @@ public struct TokenIssuer: Sendable {
         throw SesameError.accessDenied("Service not found: \(audience)")
     }
 
-    private func idToken(_ user: User, _ request: TokenGrantRequest, authTime: Date, now: Date) async throws -> String {
+    private func idToken(_ user: User, _ request: TokenGrantRequest, _ login: IssuedLogin) async throws -> String {
         let profile = UserInfo(user: user, scope: request.scope)
+        let now = login.now
         let claims = IDTokenClaims(
             iss: settings.issuer, sub: user.userID, aud: request.application.clientID, iat: now.epochSeconds,
-            exp: now.epochSeconds + Int64(settings.idTokenLifetime), authTime: authTime.epochSeconds,
+            exp: now.epochSeconds + Int64(settings.idTokenLifetime), authTime: login.authTime.epochSeconds,
             nonce: request.nonce, name: profile.name, nickname: profile.nickname, picture: profile.picture,
             updatedAt: profile.updatedAt, email: profile.email, emailVerified: profile.emailVerified,
             phoneNumber: profile.phoneNumber, phoneNumberVerified: profile.phoneNumberVerified)
         return try await keys.signer().sign(claims)
     }
 
-    private func accessToken(_ user: User, _ request: TokenGrantRequest, now: Date) async throws -> String {
-        let exp = now.epochSeconds + Int64(settings.accessTokenLifetime)
+    /// The access token and its lifetime: opaque (checked by Sesame on every use), or a JWT
+    /// for an API audience (checked offline by the API, so shorter-lived).
+    private func accessToken(
+        _ user: User, _ request: TokenGrantRequest, _ login: IssuedLogin
+    ) async throws -> (token: String, lifetime: Int) {
+        let now = login.now.epochSeconds
         guard let audience = request.audience else {
-            return try OpaqueAccessToken(
-                sub: user.userID, cid: request.application.clientID, scp: request.scope.description,
-                iat: now.epochSeconds, exp: exp, jti: random.token(9)
+            let lifetime = settings.accessTokenLifetime
+            let token = try OpaqueAccessToken(
+                sub: user.userID, cid: request.application.clientID, scp: request.scope.description, iat: now,
+                exp: now + Int64(lifetime), jti: random.token(9), fid: login.familyID, ath: login.authTime.epochSeconds,
+                iam: login.now.epochMilliseconds
             ).encode(with: hasher)
+            return (token, lifetime)
         }
+        let lifetime = min(settings.jwtAccessTokenLifetime, settings.accessTokenLifetime)
         let claims = AccessTokenClaims(
             iss: settings.issuer, sub: user.userID, aud: [audience, settings.issuer + "userinfo"],
-            azp: request.application.clientID, iat: now.epochSeconds, exp: exp, scope: request.scope.description,
-            gty: nil)
-        return try await keys.signer().sign(claims)
+            azp: request.application.clientID, iat: now, exp: now + Int64(lifetime), scope: request.scope.description,
+            jti: random.token(9), authTime: login.authTime.epochSeconds, sid: login.familyID)
+        return (try await keys.signer().sign(claims, type: "at+jwt"), lifetime)
     }
+}
+
+/// The login a set of tokens is issued for.
+struct IssuedLogin {
+    /// The refresh-token family (also when no refresh token is issued).
+    let familyID: String
+    let authTime: Date
+    let now: Date
 }

@@ -32,7 +32,13 @@ extension TokenService {
         guard grant.clientID == application.clientID else {
             throw SesameError.invalidGrant("Invalid authorization code", logDetail: "code of another client")
         }
-        guard redirectURI == nil || redirectURI == grant.redirectURI else {
+        // RFC 6749 §4.1.3: the authorization request named a redirect_uri (every Sesame code
+        // has one), so the exchange must send the same: a code leaked from one callback
+        // cannot be redeemed as if it came from another.
+        guard let redirectURI else {
+            throw SesameError.invalidGrant("Missing required parameter: redirect_uri (the one of the authorization request)")
+        }
+        guard redirectURI == grant.redirectURI else {
             throw SesameError.invalidGrant("redirect_uri does not match the one of the authorization request")
         }
         try verifyPKCE(challenge: grant.codeChallenge, verifier: codeVerifier, application: application)

@@ -20,19 +20,27 @@ public struct TokenService: Sendable {
     var hasher: SecretHasher { issuer.hasher }
 
     /// `grant_type=refresh_token`: rotates the token and issues new tokens. Presenting a
-    /// token that was already rotated revokes its whole family (a stolen token was used).
+    /// token that was already rotated revokes its whole family (a stolen token was used),
+    /// except one retry within the reuse interval, which gets the same replacement again.
     /// - Parameter scope: an optional narrower scope; it may not widen the original.
     public func refresh(_ token: String?, application: Application, scope: String?) async throws -> TokenResponse {
         guard let token else { throw SesameError.invalidRequest("Missing required parameter: refresh_token") }
         let now = clock.now()
-        let fresh = issuer.newRefreshToken(
-            for: "", TokenGrantRequest(application: application, scope: Scope(nil)), familyID: "", now: now)
+        // The replacement's secret is derived from the presented one under the server key, so
+        // a retry of this rotation can answer with the same replacement without storing it.
+        let secret = Base64URL.encode(hasher.hash(token, purpose: .refreshRotation))
+        let hash = hasher.hash(secret, purpose: .refreshToken)
+        let template = issuer.newRefreshToken(
+            for: "", TokenGrantRequest(application: application, scope: Scope(nil)), familyID: "", now: now
+        ).record
         let outcome = try await storage.rotateRefreshToken(
-            hashes: hasher.candidates(token, purpose: .refreshToken), clientID: application.clientID, at: now
+            hashes: hasher.candidates(token, purpose: .refreshToken), clientID: application.clientID, at: now,
+            reuseInterval: issuer.settings.refreshReuseInterval
         ) { previous in
-            var next = fresh.record
-            (next.familyID, next.userID, next.scope, next.audience) =
-                (previous.familyID, previous.userID, previous.scope, previous.audience)
+            var next = template
+            next.tokenHash = hash
+            (next.familyID, next.userID, next.scope, next.audience, next.authTime) =
+                (previous.familyID, previous.userID, previous.scope, previous.audience, previous.authTime)
             return next
         }
         switch outcome {
@@ -41,8 +49,13 @@ public struct TokenService: Sendable {
         case .reused(let family):
             await coordinator.audit("refresh_token_reuse", client: application.clientID, detail: "family \(family) revoked")
             throw SesameError.invalidGrant("Unknown or invalid refresh token.", logDetail: "reuse of a rotated token")
+        case .retried(let previous):
+            await coordinator.audit(
+                "refresh_token_retry", user: previous.userID, client: application.clientID,
+                detail: "family \(previous.familyID): rotation retried within the reuse interval")
+            return try await reissue(previous, application: application, scope: scope, refreshToken: secret, now: now)
         case .rotated(let previous):
-            return try await reissue(previous, application: application, scope: scope, refreshToken: fresh.secret, now: now)
+            return try await reissue(previous, application: application, scope: scope, refreshToken: secret, now: now)
         }
     }
 
@@ -56,7 +69,9 @@ public struct TokenService: Sendable {
         }
         let user = try await liveUser(previous.userID)
         let request = TokenGrantRequest(application: application, scope: requested, audience: previous.audience)
-        return try await issuer.issue(for: user, request, authTime: previous.createdAt, now: now, refreshToken: refreshToken)
+        return try await issuer.issue(
+            for: user, request, authTime: previous.authTime, now: now, refreshToken: refreshToken,
+            familyID: previous.familyID)
     }
 
     /// `POST /oauth/revoke`: revokes the refresh token's family. Unknown tokens are not an

@@ -48,9 +48,10 @@ public struct TokenSigner: Sendable {
         record.retiredAt.map { $0 <= now } ?? false
     }
 
-    /// Signs `payload` with the newest key; the header carries `kid` and `typ: JWT`.
-    public func sign(_ payload: some JWTPayload) async throws -> String {
-        try await keys.sign(payload, kid: JWKIdentifier(string: currentKID), header: ["typ": "JWT"])
+    /// Signs `payload` with the newest key; the header carries `kid` and `typ` (`JWT`, or
+    /// `at+jwt` for access tokens, RFC 9068 §2.1, so one can never pass for an id_token).
+    public func sign(_ payload: some JWTPayload, type: String = "JWT") async throws -> String {
+        try await keys.sign(payload, kid: JWKIdentifier(string: currentKID), header: ["typ": .string(type)])
     }
 
     /// Verifies a JWT signed by one of our keys and decodes its payload.

@@ -46,6 +46,9 @@ extension ServerConfiguration {
             values.problem("database_url (SESAME_DATABASE_URL): '\(url)' must be a postgres:// URL")
         }
         configuration.trustProxy = values.bool("trust_proxy", default: false)
+        configuration.trustedProxies = parseProxies(values)
+        configuration.httpIdleTimeout = values.int("http_idle_timeout", default: 30, range: 1...3600)
+        configuration.allowConsoleDelivery = values.bool("allow_console_delivery", default: false)
         configuration.logLevel = values.choice(
             "log_level", default: "info", among: ["trace", "debug", "info", "notice", "warning", "error", "critical"])
         configuration.settings = parseSettings(values, issuer: configuration.settings.issuer)
@@ -54,6 +57,16 @@ extension ServerConfiguration {
         configuration.sms = parseSMS(values)
         guard values.problems.isEmpty else { throw ConfigurationError(problems: values.problems) }
         return configuration
+    }
+
+    private static func parseProxies(_ values: ConfigValues) -> [IPRange] {
+        values.list("trusted_proxies").compactMap { entry in
+            guard let range = IPRange(entry) else {
+                values.problem("trusted_proxies (SESAME_TRUSTED_PROXIES): '\(entry)' is not an address or CIDR range")
+                return nil
+            }
+            return range
+        }
     }
 
     private static func parseSettings(_ values: ConfigValues, issuer: String) -> LoginSettings {
@@ -66,6 +79,18 @@ extension ServerConfiguration {
         settings.idTokenLifetime = values.int("tokens.id_token_lifetime", default: 36000, range: 60...864_000)
         settings.accessTokenLifetime = values.int("tokens.access_token_lifetime", default: 86400, range: 60...2_592_000)
         settings.refreshTokenLifetime = values.int("tokens.refresh_token_lifetime", default: 2_592_000, range: 300...31_536_000)
+        settings.jwtAccessTokenLifetime = values.int("tokens.jwt_access_token_lifetime", default: 3600, range: 60...86400)
+        settings.refreshReuseInterval = TimeInterval(values.int("tokens.refresh_reuse_interval", default: 10, range: 0...300))
+        settings.recentLoginWindow = values.int("tokens.recent_login_window", default: 300, range: 30...86400)
+        settings.failureBudget = [
+            RateLimitRule(limit: values.int("rate_limit.otp_failures_per_hour", default: 10, range: 1...10000), windowSeconds: 3600),
+            RateLimitRule(limit: values.int("rate_limit.otp_failures_per_day", default: 30, range: 1...100_000), windowSeconds: 86400),
+        ]
+        settings.passkeySignupLimitPerIP = RateLimitRule(
+            limit: values.int("rate_limit.passkey_register_per_ip", default: 50, range: 1...100_000_000), windowSeconds: 3600)
+        settings.passkeyChallengeLimitPerIP = RateLimitRule(
+            limit: values.int("rate_limit.passkey_challenge_per_ip", default: 300, range: 1...100_000_000), windowSeconds: 3600)
+        settings.sweepInterval = TimeInterval(values.int("sweep_interval", default: 300, range: 10...86400))
         settings.startLimitPerIP = RateLimitRule(
             limit: values.int("rate_limit.start_per_ip", default: 50, range: 1...100_000_000),
             windowSeconds: values.int("rate_limit.start_per_ip_window", default: 3600, range: 1...86400))
@@ -83,7 +108,8 @@ extension ServerConfiguration {
         let prefix = "connections.\(name)."
         var override = ConnectionOverride(name: name)
         override.enabled = values.optionalBool(prefix + "enabled")
-        override.codeLength = values.optionalInt(prefix + "code_length", range: 4...10)
+        // Fewer than 6 digits makes guessing within the attempt and failure budgets too likely.
+        override.codeLength = values.optionalInt(prefix + "code_length", range: 6...10)
         override.codeLifetime = values.optionalInt(prefix + "code_lifetime", range: 30...3600)
         override.maxAttempts = values.optionalInt(prefix + "max_attempts", range: 1...10)
         override.linkLifetime = values.optionalInt(prefix + "link_lifetime", range: 60...86400)

@@ -16,12 +16,30 @@ import SesameCore
 ///   `SESAME_DATABASE_TIMEOUT` (5 s: longer waits for PostgreSQL answer 503)
 /// - `issuer` → `SESAME_ISSUER` (http://localhost:<port>/)
 /// - `audiences` → `SESAME_AUDIENCES` (comma list of API identifiers; none)
-/// - `trust_proxy` → `SESAME_TRUST_PROXY` (false: client IP from the socket, not X-Forwarded-For)
+/// - `trust_proxy` → `SESAME_TRUST_PROXY` (false: client IP from the socket, not X-Forwarded-For);
+///   true believes `X-Forwarded-For` / `Forwarded` from proxies on loopback and private networks
+/// - `trusted_proxies` → `SESAME_TRUSTED_PROXIES` (comma list of addresses and CIDR ranges whose
+///   forwarding headers are believed instead; setting it implies `trust_proxy`). The client is
+///   the rightmost forwarded address that is not a trusted proxy.
+/// - `http_idle_timeout` → `SESAME_HTTP_IDLE_TIMEOUT` (30 s): a connection without a complete
+///   request for this long is closed (slow-header attacks hold no connection longer)
+/// - `allow_console_delivery` → `SESAME_ALLOW_CONSOLE_DELIVERY` (false): a channel without a
+///   provider prints its codes to the log only when Sesame listens on loopback or this is true;
+///   otherwise that channel refuses to send
 /// - `rate_limit.start_per_ip` (50) / `rate_limit.start_per_ip_window` (3600 s),
 ///   `rate_limit.start_per_recipient` (5) / `rate_limit.start_per_recipient_window` (900 s)
 /// - `tokens.id_token_lifetime` (36000), `tokens.access_token_lifetime` (86400),
-///   `tokens.refresh_token_lifetime` (2592000)
-/// - `connections.email.*` and `connections.sms.*`: `code_length` (6), `code_lifetime` (180),
+///   `tokens.refresh_token_lifetime` (2592000), `tokens.jwt_access_token_lifetime` (3600: JWT
+///   access tokens for API audiences, which APIs check offline and so cannot see revocation)
+/// - `tokens.refresh_reuse_interval` (10 s): a rotated refresh token presented again within it
+///   gets the same replacement once (a lost response); later reuse revokes the family
+/// - `tokens.recent_login_window` (300 s): how recent a login must be to register a device key
+///   or change passkeys with an access token
+/// - `rate_limit.otp_failures_per_hour` (10) / `rate_limit.otp_failures_per_day` (30): wrong
+///   codes per recipient across all its codes before every attempt is refused until the window ends
+/// - `rate_limit.passkey_register_per_ip` (50) / `rate_limit.passkey_challenge_per_ip` (300): per hour
+/// - `sweep_interval` (300 s): how often each instance deletes expired rows
+/// - `connections.email.*` and `connections.sms.*`: `code_length` (6, at least 6), `code_lifetime` (180),
 ///   `max_attempts` (3), `link_lifetime` (900), `disable_signup` (false)
 /// - `email.provider` (console | smtp) with `email.smtp.{host,port,username,password,security,from}`
 /// - `sms.provider` (console | twilio | http) with `sms.twilio.{account_sid,auth_token,from,
@@ -47,12 +65,31 @@ public struct ServerConfiguration: Sendable {
     public var databaseTimeout = 5
     public var settings: LoginSettings
     public var trustProxy = false
+    /// `trusted_proxies`: the proxies whose forwarding headers are believed.
+    public var trustedProxies: [IPRange] = []
+    /// Seconds a connection may stay without a complete request.
+    public var httpIdleTimeout = 30
+    /// Whether a channel without a provider may print codes to the log on a non-loopback host.
+    public var allowConsoleDelivery = false
     public var connections: [ConnectionOverride] = []
     public var email = EmailDeliverySettings()
     public var sms = SMSDeliverySettings()
     public var logLevel = "info"
     /// True when no issuer was configured and it was derived from the port.
     public var issuerIsDefault = true
+
+    /// Whose forwarding headers are believed: the listed proxies, loopback and private
+    /// networks for a bare `trust_proxy`, or none.
+    public var proxyPolicy: ProxyPolicy {
+        if !trustedProxies.isEmpty { return ProxyPolicy(trusted: trustedProxies) }
+        return trustProxy ? .localNetworks : .none
+    }
+
+    /// Whether codes may go to the console outbox (the log): only where nobody else can reach
+    /// the server, or where the operator said so.
+    public var consoleDeliveryAllowed: Bool {
+        allowConsoleDelivery || ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+    }
 
     /// A configuration with every default, for tests and embedding.
     public init(port: Int = 3000, dataDirectory: String = "./sesame-data", issuer: String? = nil) {

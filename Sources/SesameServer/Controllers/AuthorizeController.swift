@@ -8,13 +8,14 @@ import SesameCore
 /// with a code.
 struct AuthorizeController {
     let sesame: Sesame
-    let trustProxy: Bool
+    let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/authorize", use: show)
         router.post("/authorize/start", use: start)
         router.post("/authorize/verify", use: verify)
         router.post("/authorize/passkey", use: passkey)
+        router.post("/authorize/passkey/challenge", use: passkeyChallenge)
         router.get("/authorize/passkey.js", use: script)
     }
 
@@ -52,12 +53,13 @@ struct AuthorizeController {
         let appName = application.name
         let username = form.values["username"] ?? ""
         let isPhone = username.hasPrefix("+")
+        var start = PasswordlessStartRequest(
+            clientID: form.clientID, clientSecret: nil, connection: isPhone ? "sms" : "email",
+            email: isPhone ? nil : username, phoneNumber: isPhone ? username : nil, send: "code",
+            ip: context.clientIP(request, proxies: proxies))
+        start.hostedApplication = application
         do {
-            _ = try await sesame.passwordless.start(
-                PasswordlessStartRequest(
-                    clientID: form.clientID, clientSecret: nil, connection: isPhone ? "sms" : "email",
-                    email: isPhone ? nil : username, phoneNumber: isPhone ? username : nil, send: "code",
-                    ip: context.clientIP(request, trustProxy: trustProxy)))
+            _ = try await sesame.passwordless.start(start)
         } catch let error as SesameError where error.kind == .badRequest || error.kind == .tooManyRequests {
             return Self.identifierPage(
                 application, form, error: error.message, status: error.kind == .tooManyRequests ? .tooManyRequests : .badRequest)
@@ -74,7 +76,7 @@ struct AuthorizeController {
             connection: form.values["connection"], username: form.values["username"], code: form.values["otp"])
         let confirmation = MagicLinkConfirmation(
             clientID: form.clientID, credentials: credentials, redirectURI: form.redirectURI, parameters: form.parameters,
-            ip: context.clientIP(request, trustProxy: trustProxy))
+            ip: context.clientIP(request, proxies: proxies))
         do {
             return Responses.redirect(try await sesame.magicLinks.complete(confirmation, method: "hosted_otp"))
         } catch let error as SesameError where error.code == "invalid_grant" || error.code == "invalid_request" {
@@ -97,10 +99,21 @@ struct AuthorizeController {
                 try await sesame.magicLinks.completeWithPasskey(
                     clientID: form.clientID, redirectURI: form.redirectURI, parameters: form.parameters,
                     authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
-                    ip: context.clientIP(request, trustProxy: trustProxy)))
+                    ip: context.clientIP(request, proxies: proxies)))
         } catch let error as SesameError where [.badRequest, .forbidden, .unauthorized].contains(error.kind) {
             return Self.identifierPage(application, form, error: "Passkey sign-in failed: \(error.message)", status: .badRequest)
         }
+    }
+
+    /// The page's passkey challenge: the application is identified by its registered callback,
+    /// as for codes, so a confidential application's page needs no client secret.
+    @Sendable func passkeyChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = AuthorizeForm(try await Self.formValues(request, context))
+        let application = try await form.check(sesame)
+        guard application.allows(GrantType.webauthn) else { throw SesameError.grantNotAllowed(GrantType.webauthn) }
+        let challenge = try await sesame.passkeys.startAuthentication(
+            application: application, realm: nil, ip: context.clientIP(request, proxies: proxies))
+        return try Responses.json(challenge, noStore: true)
     }
 
     @Sendable func script(_ request: Request, context: SesameRequestContext) async throws -> Response {

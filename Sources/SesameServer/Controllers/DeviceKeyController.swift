@@ -26,7 +26,7 @@ struct DeviceKeyController {
     private var service: DeviceCredentialService { sesame.deviceKeys.credentials }
 
     @Sendable func create(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let caller = try await service.caller(bearerToken: request.bearerToken)
+        let caller = try await service.caller(bearerToken: request.bearerToken, for: .create)
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         let registration = DeviceCredentialRegistration(
             deviceName: try body.string("device_name"), type: try body.string("type"), value: try Self.keyValue(body),
@@ -36,7 +36,7 @@ struct DeviceKeyController {
     }
 
     @Sendable func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let caller = try await service.caller(bearerToken: request.bearerToken)
+        let caller = try await service.caller(bearerToken: request.bearerToken, for: .read)
         let query = try ListQuery(request.uri.queryParameters)
         var credentials = try await service.list(userID: query.userID, clientID: query.clientID, by: caller)
         // Only public keys are device credentials here; Auth0's refresh-token kinds are empty lists.
@@ -50,7 +50,7 @@ struct DeviceKeyController {
     }
 
     @Sendable func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let caller = try await service.caller(bearerToken: request.bearerToken)
+        let caller = try await service.caller(bearerToken: request.bearerToken, for: .delete)
         try await service.delete(id: context.parameters.get("id") ?? "", by: caller)
         return Response(status: .noContent)
     }
@@ -59,7 +59,7 @@ struct DeviceKeyController {
         let body = try await RequestParameters.parse(request, context: context, allowForm: true)
         let application = try await tokens.authenticate(request, body)
         let challenge = try await sesame.deviceKeys.login.challenge(
-            application: application, ip: context.clientIP(request, trustProxy: tokens.trustProxy))
+            application: application, ip: context.clientIP(request, proxies: tokens.proxies))
         return try Responses.json(DeviceKeyChallengeBody(nonce: challenge.nonce, expiresIn: challenge.expiresIn), noStore: true)
     }
 

@@ -17,7 +17,7 @@ extension LegacyController {
         }
         let result = try await sesame.deviceKeys.login.finish(
             assertion, request: try tokens.grantRequest(body, application),
-            ip: context.clientIP(request, trustProxy: tokens.trustProxy))
+            ip: context.clientIP(request, proxies: tokens.proxies))
         return try Responses.json(TokenBody(result), noStore: true)
     }
 }

@@ -33,7 +33,7 @@ struct LegacyController {
             let user = try await sesame.passwordless.consume(credentials, clientID: application.clientID)
             return try await sesame.coordinator.completeLogin(
                 user, method: "otp_legacy", request: try tokens.grantRequest(body, application),
-                ip: context.clientIP(request, trustProxy: tokens.trustProxy))
+                ip: context.clientIP(request, proxies: tokens.proxies))
         }
         return try Responses.json(TokenBody(result), noStore: true)
     }

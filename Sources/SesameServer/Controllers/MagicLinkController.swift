@@ -4,7 +4,7 @@ import SesameCore
 /// Magic links: the confirm page (GET), the consuming POST, and native-app link pages.
 struct MagicLinkController {
     let sesame: Sesame
-    let trustProxy: Bool
+    let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/passwordless/verify_redirect", use: confirmPage)
@@ -38,7 +38,7 @@ struct MagicLinkController {
             codeChallenge: try body.string("code_challenge"), codeChallengeMethod: try body.string("code_challenge_method"))
         let confirmation = MagicLinkConfirmation(
             clientID: try body.string("client_id"), credentials: credentials, redirectURI: try body.string("redirect_uri"),
-            parameters: parameters, ip: context.clientIP(request, trustProxy: trustProxy))
+            parameters: parameters, ip: context.clientIP(request, proxies: proxies))
         do {
             return Responses.redirect(try await sesame.magicLinks.confirm(confirmation))
         } catch let error as SesameError where error.kind == .badRequest {

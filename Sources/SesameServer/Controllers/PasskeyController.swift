@@ -25,7 +25,8 @@ struct PasskeyController {
             throw SesameError.invalidRequest("Missing required parameter: user_profile")
         }
         let challenge = try await sesame.passkeys.startRegistration(
-            application: application, realm: try body.string("realm"), profile: profile)
+            application: application, realm: try body.string("realm"), profile: profile,
+            ip: context.clientIP(request, proxies: tokens.proxies))
         return try Responses.json(challenge, noStore: true)
     }
 
@@ -33,32 +34,33 @@ struct PasskeyController {
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         let application = try await tokens.authenticate(request, body)
         try requirePasskeyGrant(application)
-        let challenge = try await sesame.passkeys.startAuthentication(application: application, realm: try body.string("realm"))
+        let challenge = try await sesame.passkeys.startAuthentication(
+            application: application, realm: try body.string("realm"), ip: context.clientIP(request, proxies: tokens.proxies))
         return try Responses.json(challenge, noStore: true)
     }
 
     @Sendable func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let owner = try await owner(of: request)
-        return try Responses.json(try await sesame.passkeyManagement.list(owner: owner).map(PasskeyBody.init), noStore: true)
+        let grant = try await grant(of: request)
+        return try Responses.json(try await sesame.passkeyManagement.list(grant).map(PasskeyBody.init), noStore: true)
     }
 
     @Sendable func rename(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let owner = try await owner(of: request)
+        let grant = try await grant(of: request)
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         let id = context.parameters.get("id") ?? ""
-        let passkey = try await sesame.passkeyManagement.rename(id, to: try body.string("name"), owner: owner)
+        let passkey = try await sesame.passkeyManagement.rename(id, to: try body.string("name"), grant)
         return try Responses.json(PasskeyBody(passkey), noStore: true)
     }
 
     @Sendable func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let owner = try await owner(of: request)
-        try await sesame.passkeyManagement.delete(context.parameters.get("id") ?? "", owner: owner)
+        let grant = try await grant(of: request)
+        try await sesame.passkeyManagement.delete(context.parameters.get("id") ?? "", grant)
         return Response(status: .noContent)
     }
 
-    /// The signed-in user behind the request's access token.
-    private func owner(of request: Request) async throws -> User {
-        try await sesame.tokens.authenticate(accessToken: request.bearerToken).user
+    /// What the request's access token grants.
+    private func grant(of request: Request) async throws -> AccessGrant {
+        try await sesame.tokens.authenticate(accessToken: request.bearerToken)
     }
 
     private func requirePasskeyGrant(_ application: SesameCore.Application) throws {

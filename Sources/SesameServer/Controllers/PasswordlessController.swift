@@ -5,7 +5,7 @@ import SesameCore
 /// `/passwordless/start` and `/passwordless/verify`.
 struct PasswordlessController {
     let sesame: Sesame
-    let trustProxy: Bool
+    let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
         router.post("/passwordless/start", use: start)
@@ -22,7 +22,7 @@ struct PasswordlessController {
                 clientID: try body.string("client_id"), clientSecret: try body.string("client_secret"),
                 connection: try body.string("connection"), email: try body.string("email"),
                 phoneNumber: try body.string("phone_number"), send: try body.string("send"),
-                authParams: authParams ?? [:], ip: context.clientIP(request, trustProxy: trustProxy)))
+                authParams: authParams ?? [:], ip: context.clientIP(request, proxies: proxies)))
         let answer: PasswordlessStartBody =
             switch result.connection {
             case .email: .email(id: result.id, email: result.recipient)
@@ -40,7 +40,8 @@ struct PasswordlessController {
         let username = try body.string("username") ?? body.string("email") ?? body.string("phone_number")
         let code = try body.string("password") ?? body.string("verification_code")
         let credentials = PasswordlessCredentials(connection: try body.string("connection"), username: username, code: code)
-        try await LegacyErrors.translate { try await sesame.passwordless.verify(credentials) }
+        let clientID = try body.string("client_id")
+        try await LegacyErrors.translate { try await sesame.passwordless.verify(credentials, clientID: clientID) }
         return try Responses.json(["verified": true])
     }
 }

@@ -7,7 +7,7 @@ import SesameCore
 /// enabled, then hands over to the grant (dex's shared grant handler).
 struct TokenController {
     let sesame: Sesame
-    let trustProxy: Bool
+    let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
         router.post("/oauth/token", use: token)
@@ -24,7 +24,7 @@ struct TokenController {
         }
         let application = try await authenticate(request, body)
         guard application.allows(grant) else { throw SesameError.grantNotAllowed(grant) }
-        let tokens = try await run(grant, body, application, ip: context.clientIP(request, trustProxy: trustProxy))
+        let tokens = try await run(grant, body, application, ip: context.clientIP(request, proxies: proxies))
         return try Responses.json(TokenBody(tokens), noStore: true)
     }
 

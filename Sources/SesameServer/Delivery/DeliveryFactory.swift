@@ -3,8 +3,9 @@ import Logging
 import SesameCore
 import SesameDelivery
 
-/// Builds the senders the configuration names: the console outbox unless SMTP, Twilio or
-/// an HTTP gateway is configured for a channel.
+/// Builds the senders the configuration names: SMTP, Twilio or an HTTP gateway, else the
+/// console outbox where that is allowed (``ServerConfiguration/consoleDeliveryAllowed``),
+/// else a sender that refuses: codes must not land in a production log by accident.
 struct DeliveryFactory {
     let configuration: ServerConfiguration
     let storage: any EventRepository
@@ -13,8 +14,11 @@ struct DeliveryFactory {
     let logger: Logger
 
     func make() throws -> MessageDelivery {
-        let console = ConsoleSender(
-            storage: storage, clock: clock, random: random, keep: configuration.settings.outboxKeep, logger: logger)
+        let console: any MessageSender =
+            configuration.consoleDeliveryAllowed
+            ? ConsoleSender(
+                storage: storage, clock: clock, random: random, keep: configuration.settings.outboxKeep, logger: logger)
+            : UnconfiguredSender()
         return MessageDelivery(
             email: try emailSender(configuration.email) ?? console,
             sms: smsSender(configuration.sms) ?? console)
@@ -49,6 +53,16 @@ struct DeliveryFactory {
         default:
             return nil
         }
+    }
+}
+
+/// A channel with no provider on a server others can reach: every message is refused (the
+/// caller gets a generic provider error; the log says why).
+struct UnconfiguredSender: MessageSender {
+    func send(_ message: OutgoingMessage) async throws {
+        throw DeliveryError(
+            message: "no \(message.channel.rawValue) provider is configured, and console delivery is off because Sesame "
+                + "listens beyond loopback (set allow_console_delivery=true to print codes to the log)")
     }
 }
 

@@ -2,16 +2,91 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import SesameCore
+
+/// Which peers may tell Sesame the client's address in `X-Forwarded-For` or `Forwarded`
+/// (RFC 7239), and how the client is found in them.
+///
+/// A proxy appends the address it saw to what the client sent (nginx's
+/// `$proxy_add_x_forwarded_for`), so only the right end of the list is trustworthy: the
+/// client is the rightmost address that is not one of our proxies. Taking the leftmost would
+/// let any client choose its address, and so its rate-limit key.
+public struct ProxyPolicy: Sendable, Equatable {
+    /// The proxies whose forwarding headers are believed; empty believes none.
+    public var trusted: [IPRange]
+
+    /// Believes no forwarding header: the socket's peer is the client.
+    public static let none = ProxyPolicy(trusted: [])
+
+    /// Believes the proxies in `trusted`.
+    public init(trusted: [IPRange]) {
+        self.trusted = trusted
+    }
+
+    /// `trust_proxy` with no `trusted_proxies`: proxies on loopback and private networks.
+    public static let localNetworks = ProxyPolicy(trusted: IPRange.localNetworks)
+
+    /// The client's address for a request from `peer` carrying these header values.
+    /// - Parameter peer: the socket's peer; nil for a peer without an IP address (a Unix
+    ///   socket, or an in-process test), which only a local process can be.
+    public func clientAddress(peer: IPAddress?, forwarded: [String], forwardedFor: [String]) -> String? {
+        guard !trusted.isEmpty, peer.map(isTrusted) ?? true else { return peer?.description }
+        // RFC 7239 is preferred when present: it is the header a proxy sets on purpose.
+        let chain = forwarded.isEmpty ? Self.forwardedForChain(forwardedFor) : Self.forwardedChain(forwarded)
+        var client = peer
+        for hop in chain.reversed() {
+            // An entry that is not an address (`unknown`, an obfuscated `_name`, garbage) ends
+            // the walk: nothing left of it was vouched for by a proxy we trust.
+            guard let address = hop else { break }
+            client = address
+            if !isTrusted(address) { break }
+        }
+        return client?.description
+    }
+
+    private func isTrusted(_ address: IPAddress) -> Bool {
+        trusted.contains { $0.contains(address) }
+    }
+
+    /// `X-Forwarded-For: a, b, c` (possibly over several header lines).
+    static func forwardedForChain(_ values: [String]) -> [IPAddress?] {
+        values.flatMap { $0.split(separator: ",") }.map { IPAddress(strippingPort($0.trimmingCharacters(in: .whitespaces))) }
+    }
+
+    /// The `for=` of each element of `Forwarded: for=a;proto=https, for="[2001:db8::1]:443"`.
+    static func forwardedChain(_ values: [String]) -> [IPAddress?] {
+        values.flatMap { $0.split(separator: ",") }.map { element in
+            let pairs = element.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let node = pairs.first(where: { $0.lowercased().hasPrefix("for=") }) else { return nil }
+            let value = node.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return IPAddress(strippingPort(value))
+        }
+    }
+
+    /// `[v6]:port`, `[v6]`, `v4:port` → the address alone.
+    private static func strippingPort(_ node: String) -> String {
+        if node.hasPrefix("["), let close = node.firstIndex(of: "]") {
+            return String(node[node.index(after: node.startIndex)..<close])
+        }
+        if node.filter({ $0 == ":" }).count == 1, let colon = node.firstIndex(of: ":") {
+            return String(node[..<colon])
+        }
+        return node
+    }
+}
 
 extension SesameRequestContext {
-    /// The client's IP for rate limiting. `X-Forwarded-For` is believed only behind a proxy
-    /// the operator declared (`trust_proxy`): otherwise any client could pick its own key.
-    func clientIP(_ request: Request, trustProxy: Bool) -> String {
-        if trustProxy, let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!],
-            let first = forwarded.split(separator: ",").first
-        {
-            return first.trimmingCharacters(in: .whitespaces)
-        }
-        return remoteAddress?.ipAddress ?? "unknown"
+    /// The client's IP for rate limiting and audit, per the operator's ``ProxyPolicy``.
+    func clientIP(_ request: Request, proxies: ProxyPolicy) -> String {
+        let peer = remoteAddress?.ipAddress.flatMap { IPAddress($0) }
+        let address = proxies.clientAddress(
+            peer: peer, forwarded: request.headers[values: .forwarded],
+            forwardedFor: request.headers[values: .xForwardedFor])
+        return address ?? remoteAddress?.ipAddress ?? "unknown"
     }
+}
+
+extension HTTPField.Name {
+    static let forwarded = HTTPField.Name("Forwarded")!
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }

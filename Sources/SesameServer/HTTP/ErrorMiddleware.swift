@@ -16,7 +16,7 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as SesameError {
-            if let detail = error.logDetail { context.logger.info("\(error.code): \(detail)") }
+            if let detail = error.logDetail { context.logger.info("\(error.code): \(LogRedaction.mask(detail))") }
             return Responses.error(error)
         } catch is NIOTooManyBytesError {
             return Responses.error(Self.translate(HTTPError(.contentTooLarge), request: request))

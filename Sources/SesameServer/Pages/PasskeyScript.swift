@@ -30,9 +30,10 @@ enum PasskeyScript {
             if (pending) pending.abort();
             const controller = new AbortController();
             pending = controller;
-            const response = await fetch("/passkey/challenge", {
+            const response = await fetch("/authorize/passkey/challenge", {
               method: "POST", headers: {"Content-Type": "application/json"},
-              body: JSON.stringify({client_id: form.elements.client_id.value}),
+              body: JSON.stringify({client_id: form.elements.client_id.value,
+                                    redirect_uri: form.elements.redirect_uri.value}),
             });
             const challenge = await response.json();
             if (!response.ok) throw new Error(challenge.error_description || "Passkeys are not available.");

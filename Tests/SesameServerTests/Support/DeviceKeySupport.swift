@@ -119,7 +119,7 @@ extension Harness {
     func enroll(_ email: String = "ana@example.com", key: TestDeviceKey = .p256(), deviceID: String = "1F2E3D4C")
         async throws -> EnrolledDevice
     {
-        let tokens = try await login(email: email)
+        let tokens = try await accountLogin(email: email)
         let registered = try await registerDevice(token: tokens.accessToken, value: key.publicPEM, deviceID: deviceID)
         guard registered.status == .created else { throw HarnessError("register failed: \(registered.text)") }
         let body = try registered.decode(DeviceCredentialBody.self)

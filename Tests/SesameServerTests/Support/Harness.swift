@@ -14,9 +14,16 @@ import Synchronization
 /// A message sender that keeps what it sends, so tests read codes and links like a user would.
 final class CapturingSender: MessageSender {
     private let messages = Mutex<[OutgoingMessage]>([])
+    private let failure = Mutex<DeliveryError?>(nil)
 
     func send(_ message: OutgoingMessage) async throws {
+        if let failure = failure.withLock({ $0 }) { throw failure }
         messages.withLock { $0.append(message) }
+    }
+
+    /// Makes every send fail with `error` (nil: succeed again), as a provider that is down.
+    func fail(with error: DeliveryError?) {
+        failure.withLock { $0 = error }
     }
 
     /// Everything sent to `recipient`, oldest first.
@@ -51,7 +58,7 @@ struct Harness {
             storage: storage, settings: settings, delivery: MessageDelivery(email: sender, sms: sender), clock: clock,
             logger: logger)
         let clientID = try await storage.listApplications()[0].clientID
-        let app = Application(router: buildRouter(sesame, trustProxy: true), logger: logger)
+        let app = Application(router: buildRouter(sesame, proxies: .localNetworks), logger: logger)
         do {
             try await app.test(.router) { client in
                 try await body(Harness(client: client, sesame: sesame, clock: clock, sender: sender, clientID: clientID))
@@ -118,6 +125,18 @@ struct Harness {
             "/oauth/token",
             ["grant_type": GrantType.passwordlessOTP, "client_id": clientID, "realm": realm, "username": username,
              "otp": code, "scope": scope, "audience": audience])
+    }
+
+    /// The scope an app asks for to let its user manage device keys and passkeys.
+    static let accountScope = """
+        openid profile email offline_access create:current_user_device_credentials read:current_user_device_credentials \
+        delete:current_user_device_credentials read:me:authentication_methods update:me:authentication_methods \
+        delete:me:authentication_methods
+        """
+
+    /// A complete email login whose tokens may manage the user's device keys and passkeys.
+    func accountLogin(email: String) async throws -> TokenBody {
+        try await login(email: email, scope: Self.accountScope)
     }
 
     /// A complete email login; fails the test if any step fails.

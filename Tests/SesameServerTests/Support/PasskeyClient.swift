@@ -70,7 +70,7 @@ struct PasskeyClient {
             "/oauth/token",
             ["grant_type": GrantType.webauthn, "client_id": clientID, "auth_session": session,
              "authn_response": try JSONSerialization.jsonObject(with: answer),
-             "scope": "openid profile email offline_access"])
+             "scope": Harness.accountScope])
     }
 
     /// Signs up with `email`; fails the test when any step fails.

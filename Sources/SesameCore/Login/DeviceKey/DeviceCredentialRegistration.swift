@@ -6,6 +6,15 @@ public enum ManagementCaller: Sendable, Equatable {
     case user(userID: String, clientID: String)
 }
 
+/// What a Management API call does with device credentials; each needs its own scope on a
+/// user's access token.
+public enum DeviceCredentialAction: String, Sendable {
+    case create, read, delete
+
+    /// Auth0's scope for doing this to one's own credentials.
+    public var scope: String { "\(rawValue):current_user_device_credentials" }
+}
+
 /// `POST /api/v2/device-credentials`, Auth0's fields.
 public struct DeviceCredentialRegistration: Sendable, Equatable {
     /// The key as sent: PEM (or base64 of PEM or DER) text, or a JWK object.
@@ -45,6 +54,9 @@ extension SesameError {
     /// 403: a user reaching for someone else's credentials.
     static let notYourCredentials = SesameError(
         .forbidden, "insufficient_scope", "An access token may only manage its own user's device credentials.")
+    /// 403: a user's token naming another application.
+    static let otherApplication = SesameError(
+        .forbidden, "insufficient_scope", "An access token may only register device keys for its own application.")
     /// 404: no such credential (or not the caller's, which is not revealed).
     static let deviceCredentialNotFound = SesameError(.notFound, "not_found", "The device credential does not exist.")
 }

@@ -10,18 +10,29 @@ public struct DeviceCredentialService: Sendable {
     let random: any RandomSource
     let clock: any SesameClock
     let policy: DeviceKeyPolicy
+    let recentLoginWindow: Int
     let coordinator: LoginCoordinator
 
-    /// Identifies the caller from the token of an `Authorization: Bearer` header.
-    /// - Throws: 401 when it is missing, invalid, expired, or its user is deleted or blocked.
-    public func caller(bearerToken token: String?) async throws -> ManagementCaller {
+    /// Identifies the caller from the token of an `Authorization: Bearer` header and checks
+    /// it may do `action`: a user's token needs Auth0's scope for it
+    /// (`create:current_user_device_credentials`, `read:…`, `delete:…`), and registering
+    /// needs a verified address and a recent login, so a token of any scope, a stale one or
+    /// one of an unproven account cannot mint a permanent way in.
+    /// - Throws: 401 when the token is missing, invalid, expired, or its user is deleted or
+    ///   blocked; 403 without the scope; 401 `insufficient_user_authentication` for an old login.
+    public func caller(bearerToken token: String?, for action: DeviceCredentialAction) async throws -> ManagementCaller {
         guard let token else { throw SesameError.managementUnauthorized }
         if token.hasPrefix(AdminTokens.prefix) {
             guard let admin = try await admins.authenticate(token) else { throw SesameError.invalidToken }
             return .admin(tokenID: admin.id)
         }
-        let (user, _, clientID) = try await tokens.authenticate(accessToken: token)
-        return .user(userID: user.userID, clientID: clientID)
+        let grant = try await tokens.authenticate(accessToken: token)
+        try grant.require(scope: action.scope)
+        if action == .create {
+            try grant.requireVerifiedAddress()
+            try grant.requireRecentLogin(within: recentLoginWindow, at: clock.now())
+        }
+        return .user(userID: grant.user.userID, clientID: grant.clientID)
     }
 
     /// Registers a key; one already registered for the same user, application and device id
@@ -83,7 +94,12 @@ public struct DeviceCredentialService: Sendable {
 
     private func application(_ requested: String?, caller: ManagementCaller) async throws -> String {
         var clientID = requested
-        if case .user(_, let tokenClient) = caller { clientID = clientID ?? tokenClient }
+        if case .user(_, let tokenClient) = caller {
+            // A user's token registers keys only for its own application: a token of app A
+            // must not mint a key that signs in to app B.
+            guard requested == nil || requested == tokenClient else { throw SesameError.otherApplication }
+            clientID = tokenClient
+        }
         guard let clientID else { throw SesameError.invalidRequest("client_id is required with a management token.") }
         guard try await storage.application(clientID: clientID) != nil else {
             throw SesameError.invalidRequest("Unknown client_id.")

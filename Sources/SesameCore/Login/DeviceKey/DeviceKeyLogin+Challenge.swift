@@ -15,7 +15,7 @@ extension DeviceKeyLogin {
     public func challenge(application: Application, ip: String) async throws -> DeviceKeyChallenge {
         guard application.allows(GrantType.jwtBearer) else { throw SesameError.grantNotAllowed(GrantType.jwtBearer) }
         let now = clock.now()
-        try await RateLimiter(storage: storage).hit("device_key_challenge:ip:\(ip)", rule: policy.challengeLimitPerIP, at: now)
+        try await RateLimiter(storage: storage).hit("device_key_challenge", ip: ip, rule: policy.challengeLimitPerIP, at: now)
         let nonce = random.token(32)
         try await storage.createDeviceNonce(
             hash: hasher.hash(nonce, purpose: .deviceNonce), clientID: application.clientID, createdAt: now,

@@ -19,7 +19,7 @@ public struct DeviceKeys: Sendable {
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
         credentials = DeviceCredentialService(
             storage: storage, tokens: tokens, admins: admins, random: random, clock: clock, policy: settings.deviceKeys,
-            coordinator: coordinator)
+            recentLoginWindow: settings.recentLoginWindow, coordinator: coordinator)
         adminTokens = admins
     }
 }

@@ -42,7 +42,7 @@ public struct MagicLinkRedirect: Sendable {
         guard let clientID, let application = try await passwordless.storage.application(clientID: clientID) else {
             throw SesameError.invalidRequest("The link names an unknown application.")
         }
-        guard let redirectURI, application.callbacks.contains(redirectURI) else {
+        guard let redirectURI, application.allowsCallback(redirectURI) else {
             throw SesameError.invalidRequest("redirect_uri is not an allowed callback URL of the application.")
         }
         return (application, redirectURI)

@@ -16,18 +16,25 @@ public struct PasskeyLogin: Sendable {
         "email", "phone_number", "username", "name", "given_name", "family_name", "nickname", "picture",
     ]
 
+    /// The longest `user_profile` value stored with a signup.
+    static let maxProfileValue = 320
+
     /// Starts a signup: validates the profile, reserves the new user's id and returns the
     /// creation options. The user is created only when the ceremony finishes.
+    ///
+    /// The answer is the same whether or not the address has an account (no enumeration): a
+    /// taken address is refused only when the ceremony finishes, after a real authenticator
+    /// answered. Each call stores a session, so calls are limited per IP.
     public func startRegistration(
-        application: Application, realm: String?, profile: [String: String]
+        application: Application, realm: String?, profile: [String: String], ip: String
     ) async throws -> PasskeyChallenge {
         let connection = try await signupConnection(realm: realm, profile: profile)
         let identifier = try identifier(in: profile, for: connection)
-        if try await storage.user(connection: connection.name, identifier: identifier) != nil {
-            throw SesameError.invalidRequest(
-                "A user with this \(connection.strategy == .email ? "email" : "phone number") already exists. "
-                    + "Sign in with a passkey or a one-time code instead.")
+        guard !connection.disableSignup else {
+            throw SesameError.accessDenied("Signups are disabled on connection \(connection.name).")
         }
+        try await RateLimiter(storage: storage).hit(
+            "passkey_register", ip: ip, rule: settings.passkeySignupLimitPerIP, at: clock.now())
         let user = pendingUser(profile, identifier: identifier, connection: connection)
         let policy = connection.passkeyPolicy
         let relyingParty = try await relyingParties.relyingParty(for: policy)
@@ -46,8 +53,10 @@ public struct PasskeyLogin: Sendable {
 
     /// Starts a login with a discoverable credential: no user is named, so the answer is the
     /// same for everyone.
-    public func startAuthentication(application: Application, realm: String?) async throws -> PasskeyChallenge {
+    public func startAuthentication(application: Application, realm: String?, ip: String) async throws -> PasskeyChallenge {
         let connection = try await passkeyConnection(realm ?? "email")
+        try await RateLimiter(storage: storage).hit(
+            "passkey_challenge", ip: ip, rule: settings.passkeyChallengeLimitPerIP, at: clock.now())
         let policy = connection.passkeyPolicy
         let rpID = try await relyingParties.relyingParty(for: policy).rpID
         let (token, challenge) = try await createSession(.authentication, application, connection, nil)
@@ -76,7 +85,10 @@ public struct PasskeyLogin: Sendable {
 
     private func signupConnection(realm: String?, profile: [String: String]) async throws -> Connection {
         if let unknown = profile.keys.first(where: { !Self.profileKeys.contains($0) }) {
-            throw SesameError.invalidRequest("user_profile has an unknown field: \(unknown)")
+            throw SesameError.invalidRequest("user_profile has an unknown field: \(unknown.prefix(64))")
+        }
+        if let long = profile.first(where: { $0.value.utf8.count > Self.maxProfileValue }) {
+            throw SesameError.invalidRequest("user_profile.\(long.key) is longer than \(Self.maxProfileValue) bytes")
         }
         if let realm { return try await passkeyConnection(realm) }
         if profile["email"] != nil { return try await passkeyConnection("email") }

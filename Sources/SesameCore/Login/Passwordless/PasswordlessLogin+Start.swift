@@ -7,20 +7,15 @@ extension PasswordlessLogin {
     /// stored either way, and only delivery is skipped for blocked users or, when signup is
     /// disabled, for unknown ones.
     public func start(_ request: PasswordlessStartRequest) async throws -> PasswordlessStartResult {
-        guard request.clientID != nil else { throw startError("bad.client_id", "Missing required property: client_id") }
-        let application = try await ClientAuthenticator(storage: storage)
-            .authenticate(clientID: request.clientID, clientSecret: request.clientSecret)
-        guard application.allows(GrantType.passwordlessOTP) || application.allows(GrantType.legacyPassword) else {
-            throw SesameError.grantNotAllowed(GrantType.passwordlessOTP)
-        }
+        let application = try await startApplication(request)
         let connection = try await startConnection(request.connection)
         let recipient = try startRecipient(request, connection)
         let mode = try sendMode(request.send, connection)
         let now = clock.now()
         let limiter = RateLimiter(storage: storage)
-        let status = try await limiter.hit("start:ip:\(request.ip)", rule: settings.startLimitPerIP, at: now)
+        let status = try await limiter.hit("start", ip: request.ip, rule: settings.startLimitPerIP, at: now)
         try await limiter.hit("start:to:\(connection.name):\(recipient)", rule: settings.startLimitPerRecipient, at: now)
-        let secret = mode == .code ? random.digits(connection.codeLength) : random.token(32)
+        let secret = mode == .code ? random.digits(max(connection.codeLength, Connection.minimumCodeLength)) : random.token(32)
         let lifetime = mode == .code ? connection.codeLifetime : connection.linkLifetime
         let challenge = Challenge(
             id: random.hex(12), connection: connection.name, recipient: recipient, clientID: application.clientID,
@@ -34,6 +29,20 @@ extension PasswordlessLogin {
             try await deliver(message)
         }
         return PasswordlessStartResult(id: challenge.id, connection: connection.strategy, recipient: recipient, rateLimit: status)
+    }
+
+    private func startApplication(_ request: PasswordlessStartRequest) async throws -> Application {
+        if let hosted = request.hostedApplication {
+            guard hosted.allows(GrantType.authorizationCode) else { throw SesameError.grantNotAllowed(GrantType.authorizationCode) }
+            return hosted
+        }
+        guard request.clientID != nil else { throw startError("bad.client_id", "Missing required property: client_id") }
+        let application = try await ClientAuthenticator(storage: storage)
+            .authenticate(clientID: request.clientID, clientSecret: request.clientSecret)
+        guard application.allows(GrantType.passwordlessOTP) || application.allows(GrantType.legacyPassword) else {
+            throw SesameError.grantNotAllowed(GrantType.passwordlessOTP)
+        }
+        return application
     }
 
     private func startConnection(_ name: String?) async throws -> Connection {
@@ -86,8 +95,11 @@ extension PasswordlessLogin {
         do {
             try await delivery.send(message)
         } catch let error as DeliveryError {
-            let code = message.channel == .sms ? "sms_provider_error" : "email_provider_error"
-            throw SesameError(.badRequest, code, error.description, logDetail: "delivery to \(message.recipient) failed")
+            // The provider's words (hosts, ports, account ids) go to the log only.
+            let (code, noun) = message.channel == .sms ? ("sms_provider_error", "text message") : ("email_provider_error", "email")
+            throw SesameError(
+                .badRequest, code, "The \(noun) could not be sent. Try again later.",
+                logDetail: "delivery failed: \(error.description)")
         }
     }
 

@@ -34,7 +34,7 @@ public struct PasswordlessLogin: Sendable {
     /// - Throws: 403 `invalid_grant` with Auth0's exact text for a wrong, expired, used,
     ///   superseded or exhausted secret: the client cannot tell which, by design.
     public func consume(_ credentials: PasswordlessCredentials, clientID: String) async throws -> User {
-        let (connection, recipient, challenge) = try await check(credentials)
+        let (connection, recipient, challenge) = try await check(credentials, clientID: clientID)
         guard try await storage.consumeChallenge(id: challenge.id, at: clock.now()) else {
             throw wrongCode(connection, detail: "challenge already consumed")
         }
@@ -43,22 +43,34 @@ public struct PasswordlessLogin: Sendable {
 
     /// Checks a secret without consuming it (`/passwordless/verify`): a wrong one counts as
     /// a failed attempt, a right one gives its attempt back.
-    public func verify(_ credentials: PasswordlessCredentials) async throws {
-        let (_, _, challenge) = try await check(credentials)
+    /// - Parameter clientID: the application asking, when it says; a code it did not request fails.
+    public func verify(_ credentials: PasswordlessCredentials, clientID: String?) async throws {
+        let (_, _, challenge) = try await check(credentials, clientID: clientID)
         try await storage.refundAttempt(challengeID: challenge.id)
     }
 
-    private func check(_ credentials: PasswordlessCredentials) async throws -> (Connection, String, Challenge) {
+    private func check(_ credentials: PasswordlessCredentials, clientID: String?) async throws -> (Connection, String, Challenge) {
         let connection = try await requireConnection(credentials.connection, parameter: "realm")
         guard let username = credentials.username else { throw SesameError.invalidRequest("Missing required parameter: username") }
         guard let code = credentials.code else { throw SesameError.invalidRequest("Missing required parameter: otp") }
         guard let recipient = normalize(username, for: connection) else { throw wrongCode(connection, detail: "bad username") }
+        let budget = FailureBudget(storage: storage, rules: settings.failureBudget, key: "\(connection.name):\(recipient)")
+        try await budget.check(at: clock.now())
         // Counted first, in its own statement: a guess that loses a race still costs an attempt.
         guard let challenge = try await storage.registerAttempt(connection: connection.name, recipient: recipient, at: clock.now())
         else { throw wrongCode(connection, detail: "no live challenge") }
         guard hasher.matches(code, stored: challenge.secretHash, purpose: .challenge) else {
             await coordinator.audit("otp_failed", detail: "\(connection.name) attempt \(challenge.attempts)")
+            if try await budget.spend(at: clock.now()) {
+                await coordinator.audit("otp_failure_budget_exhausted", detail: "\(connection.name) recipient budget spent")
+            }
             throw wrongCode(connection, detail: "code mismatch")
+        }
+        // A code is redeemable only by the application that asked for it: a low-trust app must
+        // not redeem a code mailed as "Sign in to Trusted App".
+        if let clientID, challenge.clientID != clientID {
+            await coordinator.audit("otp_failed", client: clientID, detail: "\(connection.name) code of another application")
+            throw wrongCode(connection, detail: "code requested by \(challenge.clientID)")
         }
         return (connection, recipient, challenge)
     }
@@ -72,19 +84,25 @@ public struct PasswordlessLogin: Sendable {
     }
 
     /// The first code or link used for an address that signed up with a passkey proves the
-    /// address. Passkeys registered before that are removed: whoever made them never proved
-    /// they own the address (account pre-hijacking: sign up with a victim's email first, then
-    /// keep a way in after the victim starts using the account).
+    /// address. Everything created before that dies: passkeys, device keys, refresh-token
+    /// families and every token issued so far, because whoever made them never proved they
+    /// own the address (account pre-hijacking: sign up with a victim's email first, then keep
+    /// a way in after the victim starts using the account). The address is marked verified
+    /// last, so a crash part-way leaves it unverified and the next code repeats the cleanup.
     private func verifyAddress(of user: User, on connection: Connection) async throws -> User {
         let now = clock.now()
-        let removed = try await storage.deletePasskeys(userID: user.id, createdBefore: now.addingTimeInterval(0.001))
+        let passkeys = try await storage.deletePasskeys(userID: user.id, createdBefore: now.addingTimeInterval(0.001))
+        let deviceKeys = try await storage.deleteDeviceCredentials(userID: user.userID)
+        try await storage.revokeRefreshTokens(userID: user.userID, at: now)
         let updated = try await storage.updateUser(id: user.id) { user in
             if connection.strategy == .email { user.emailVerified = true } else { user.phoneVerified = true }
+            user.tokensValidAfter = now
             user.updatedAt = now
         }
         await coordinator.audit(
             "address_verified", user: updated.userID,
-            detail: "\(connection.name): \(removed) passkey(s) registered before verification removed")
+            detail: "\(connection.name): removed \(passkeys) passkey(s) and \(deviceKeys) device key(s) and revoked every "
+                + "token issued before verification")
         return updated
     }
 

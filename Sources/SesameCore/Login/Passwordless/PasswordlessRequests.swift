@@ -16,6 +16,9 @@ public struct PasswordlessStartRequest: Sendable {
     /// Authorize parameters a web magic link carries to `/passwordless/verify_redirect`.
     public var authParams: [String: String]
     public var ip: String
+    /// The application, when the hosted login page already identified it by its registered
+    /// callback URL: a confidential application's page has no client secret to send.
+    public var hostedApplication: Application?
 
     /// Creates a start request.
     public init(

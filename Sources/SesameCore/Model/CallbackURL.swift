@@ -1,0 +1,42 @@
+import Foundation
+
+/// Which callback URLs an application may register: where codes and tokens are sent.
+///
+/// `https` anywhere; `http` only on loopback (a native app's local listener, RFC 8252 §7.3,
+/// or development); a private-use scheme (`com.example.app:/callback`, RFC 8252 §7.1) only
+/// for native applications. Schemes that run or embed content in the browser
+/// (`javascript:`, `data:`, …) never, and no fragment (RFC 6749 §3.1.2).
+public enum CallbackURL {
+    /// Schemes a browser executes or renders itself: a redirect there runs the attacker's page.
+    static let forbiddenSchemes: Set<String> = ["javascript", "data", "vbscript", "file", "blob", "about", "filesystem"]
+
+    /// Why `url` may not be a callback of an application of `type`; nil when it may.
+    public static func problem(_ url: String, type: ApplicationType) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), !scheme.isEmpty
+        else { return "'\(url)' is not an absolute URL" }
+        if components.fragment != nil { return "'\(url)' has a fragment (#…), which a callback may not have" }
+        switch scheme {
+        case "https":
+            return components.host?.isEmpty == false ? nil : "'\(url)' has no host"
+        case "http":
+            return isLoopback(components.host) ? nil : "'\(url)' uses http on a host other than loopback: use https"
+        case _ where forbiddenSchemes.contains(scheme):
+            return "'\(url)' uses the \(scheme): scheme, which is never a callback"
+        default:
+            return type == .native ? nil : "'\(url)' uses a custom scheme, which only native applications may use"
+        }
+    }
+
+    private static func isLoopback(_ host: String?) -> Bool {
+        guard let host = host?.lowercased() else { return false }
+        return host == "localhost" || host == "[::1]" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+extension Application {
+    /// Whether `url` is one of the application's callbacks and a safe one: a row written
+    /// before the rules existed must not redirect codes to `javascript:`.
+    public func allowsCallback(_ url: String) -> Bool {
+        callbacks.contains(url) && CallbackURL.problem(url, type: type) == nil
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+
+/// Removes expired rows (challenges, passkey sessions, authorization codes, device assertion
+/// ids and nonces, old refresh tokens, spent rate-limit windows, old console outbox messages),
+/// so that unauthenticated endpoints cannot grow the database without bound. Every instance
+/// runs one; the deletes only touch dead rows, so instances sweeping at once is harmless.
+public struct Sweeper: Sendable {
+    let storage: any SweepRepository
+    let clock: any SesameClock
+    let interval: TimeInterval
+    let logger: Logger
+
+    /// Rate-limit windows are at most a day long; a window that began two days ago is over.
+    static let windowRetention: TimeInterval = 2 * 86400
+    /// Console outbox messages are for development and are kept for a day.
+    static let outboxRetention: TimeInterval = 86400
+
+    /// Creates a sweeper that runs every `interval` seconds.
+    public init(storage: any SweepRepository, clock: any SesameClock, interval: TimeInterval, logger: Logger) {
+        self.storage = storage
+        self.clock = clock
+        self.interval = interval
+        self.logger = logger
+    }
+
+    /// One sweep, now.
+    /// - Returns: how many rows of each kind were removed.
+    @discardableResult
+    public func sweep() async throws -> SweepCounts {
+        let now = clock.now()
+        let counts = try await storage.sweep(
+            now: now, windowsBefore: now.addingTimeInterval(-Self.windowRetention),
+            outboxBefore: now.addingTimeInterval(-Self.outboxRetention))
+        let removed = counts.removed.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        logger.info(
+            "sweep removed \(counts.total) expired row(s)",
+            metadata: Dictionary(uniqueKeysWithValues: removed.map { ($0.key, .stringConvertible($0.value)) }))
+        return counts
+    }
+
+    /// Sweeps every interval until cancelled; a failed sweep is logged and retried next time.
+    public func run() async {
+        while !Task.isCancelled {
+            // Up to a tenth of the interval of jitter, so instances started together spread out.
+            let delay = interval * Double.random(in: 0.9...1.0)
+            do {
+                try await Task.sleep(for: .seconds(delay))
+            } catch {
+                return
+            }
+            do {
+                try await sweep()
+            } catch {
+                logger.warning("sweep failed; retrying at the next interval", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import SQLKit
+import SesameCore
+
+extension SQLStorage: SweepRepository {
+    public func sweep(now: Date, windowsBefore: Date, outboxBefore: Date) async throws -> SweepCounts {
+        // A refresh token is kept a day past its expiry: its family's revocation must outlive
+        // every access token minted from it.
+        let deadlines: [(table: String, column: String, before: Date)] = [
+            ("challenges", "expires_at", now), ("passkey_sessions", "expires_at", now),
+            ("authorization_codes", "expires_at", now), ("device_assertions", "expires_at", now),
+            ("device_nonces", "expires_at", now), ("refresh_tokens", "expires_at", now.addingTimeInterval(-86400)),
+            ("rate_limits", "window_start", windowsBefore), ("outbox", "created_at", outboxBefore),
+        ]
+        var counts = SweepCounts()
+        for deadline in deadlines {
+            // One short statement per table, each on an index of its deadline column, so a
+            // sweep never holds the single SQLite writer for long.
+            counts.removed[deadline.table] = try await executor.write { db in
+                try await db.raw(
+                    """
+                    DELETE FROM \(ident: deadline.table) WHERE \(ident: deadline.column) < \(bind: deadline.before.sqlValue)
+                    RETURNING 1 AS removed
+                    """
+                ).all().count
+            }
+        }
+        return counts
+    }
+}

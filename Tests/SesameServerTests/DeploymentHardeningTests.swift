@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import SesameCore
+import SesameServer
+import Testing
+
+/// Attacks on a deployment rather than an endpoint: reading secrets off the disk, codes in a
+/// production log, internals in error messages, unsafe callback URLs.
+@Suite("Attacks: readable data directory, codes in logs, unsafe callbacks")
+struct DeploymentHardeningTests {
+    static func quietLogger() -> Logger {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    static func temporaryDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("sesame-hardening-\(UUID().uuidString)").path
+    }
+
+    static func mode(_ path: String) -> Int16? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.int16Value
+    }
+
+    /// Attack: another local user reads the HMAC secret and signing keys out of a
+    /// world-readable `sesame-data/` and forges tokens.
+    @Test("readable secrets: the data directory is created 0700 and the database and its WAL 0600")
+    func privateDataDirectory() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var configuration = ServerConfiguration(port: 1, dataDirectory: directory)
+        configuration.host = "127.0.0.1"
+        let runtime = try await SesameRuntime.start(configuration, logger: Self.quietLogger())
+        // A write, so SQLite has opened its write-ahead log.
+        _ = try await runtime.sesame.passwordless.start(
+            PasswordlessStartRequest(
+                clientID: try await runtime.storage.listApplications()[0].clientID, clientSecret: nil, connection: "email",
+                email: "ana@example.com", phoneNumber: nil, send: "code", ip: "127.0.0.1"))
+        let database = configuration.sqlitePath
+        #expect(Self.mode(directory) == 0o700)
+        #expect(Self.mode(database) == 0o600)
+        #expect(Self.mode(database + "-wal") == 0o600)
+        try await runtime.shutdown()
+    }
+
+    /// Attack: an operator configured SMTP for production but not SMS; SMS codes fell back to
+    /// the console outbox and landed in a log that many people (and a log service) can read.
+    @Test("codes in logs: without a provider, a server beyond loopback refuses to send instead of logging")
+    func consoleDeliveryRefusedBeyondLoopback() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var configuration = ServerConfiguration(port: 1, dataDirectory: directory)
+        configuration.host = "0.0.0.0"
+        #expect(!configuration.consoleDeliveryAllowed)
+        let runtime = try await SesameRuntime.start(configuration, logger: Self.quietLogger())
+        let clientID = try await runtime.storage.listApplications()[0].clientID
+        let request = PasswordlessStartRequest(
+            clientID: clientID, clientSecret: nil, connection: "sms", email: nil, phoneNumber: "+14155550123", send: "code",
+            ip: "198.51.100.7")
+        await #expect {
+            _ = try await runtime.sesame.passwordless.start(request)
+        } throws: { error in
+            let error = error as? SesameError
+            return error?.code == "sms_provider_error" && error?.message == "The text message could not be sent. Try again later."
+        }
+        #expect(try await runtime.storage.recentOutboxMessages(limit: 10, recipient: nil).isEmpty, "nothing in the outbox")
+        try await runtime.shutdown()
+
+        configuration.allowConsoleDelivery = true
+        #expect(configuration.consoleDeliveryAllowed, "the operator may allow it explicitly")
+        configuration.host = "127.0.0.1"
+        configuration.allowConsoleDelivery = false
+        #expect(configuration.consoleDeliveryAllowed, "loopback: only this machine can reach it")
+    }
+
+    /// Attack: an application's callback list holds `javascript:` (or `data:`); a code or
+    /// link redirected there runs the attacker's script on Sesame's origin.
+    @Test("unsafe callbacks: javascript:, data:, http beyond loopback and fragments are refused")
+    func callbackSchemes() async throws {
+        #expect(CallbackURL.problem("https://app.example.com/cb", type: .spa) == nil)
+        #expect(CallbackURL.problem("http://localhost:3000/callback", type: .spa) == nil)
+        #expect(CallbackURL.problem("http://127.0.0.1:8123/cb", type: .native) == nil)
+        #expect(CallbackURL.problem("com.example.app:/callback", type: .native) == nil)
+        #expect(CallbackURL.problem("com.example.app:/callback", type: .regular) != nil, "custom schemes are for native apps")
+        #expect(CallbackURL.problem("http://app.example.com/cb", type: .regular) != nil)
+        #expect(CallbackURL.problem("javascript:alert(document.cookie)", type: .native) != nil)
+        #expect(CallbackURL.problem("JavaScript:alert(1)", type: .native) != nil)
+        #expect(CallbackURL.problem("data:text/html,<script>alert(1)</script>", type: .native) != nil)
+        #expect(CallbackURL.problem("https://app.example.com/cb#frag", type: .spa) != nil)
+        #expect(CallbackURL.problem("/relative", type: .native) != nil)
+
+        // A stored row from before the rules: Sesame still never redirects there.
+        try await Harness.run { h in
+            _ = try await h.sesame.storage.updateApplication(clientID: h.clientID) { $0.callbacks = ["javascript:alert(1)"] }
+            let response = try await h.get(
+                "/authorize?client_id=\(h.clientID)&response_type=code&redirect_uri=javascript:alert(1)&scope=openid")
+            #expect(response.status == .badRequest)
+            #expect(response.headers[.location] == nil)
+        }
+    }
+}
