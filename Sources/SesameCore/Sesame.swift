@@ -15,10 +15,11 @@ public struct Sesame: Sendable {
     /// The shared signing keys.
     public let keys: KeyRing
     public let clients: ClientAuthenticator
-    public let coordinator: LoginCoordinator
+    let coordinator: LoginCoordinator
     public let passwordless: PasswordlessLogin
     public let tokens: TokenService
-    public let magicLinks: MagicLinkRedirect
+    /// Magic links and the hosted `/authorize` page: logins that end in a redirect.
+    public let redirectLogin: RedirectLogin
     public let passkeys: PasskeyLogin
     public let passkeyManagement: PasskeyManagement
     /// Device-key login, device credentials and management tokens.
@@ -51,7 +52,8 @@ public struct Sesame: Sendable {
         let passkeys = PasskeyLogin(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
         self.passkeys = passkeys
-        self.magicLinks = MagicLinkRedirect(passwordless: passwordless, tokens: tokens, passkeys: passkeys)
+        self.redirectLogin = RedirectLogin(
+            applications: storage, passwordless: passwordless, passkeys: passkeys, tokens: tokens, coordinator: coordinator)
         self.passkeyManagement = PasskeyManagement(
             storage: storage, coordinator: coordinator, clock: clock, recentLoginWindow: settings.recentLoginWindow)
         self.sweeper = Sweeper(storage: storage, clock: clock, interval: settings.sweepInterval, logger: logger)

@@ -4,36 +4,73 @@
 /// description is the exact text SDKs match (`Wrong email or verification code.`). Details
 /// that must not reach clients go in ``logDetail``.
 public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The kind of failure; the HTTP layer maps each kind to one status.
-    public struct Kind: Hashable, Sendable {
-        fileprivate enum Base: Hashable, Sendable {
-            case badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests, unavailable
-            case payloadTooLarge, internalError
-        }
-        fileprivate let base: Base
+    /// The kind of failure; the HTTP layer maps each kind to one status, with an exhaustive
+    /// switch, so a new kind cannot go unmapped.
+    public enum Kind: Hashable, Sendable, CaseIterable {
         /// 400: the request is malformed.
-        public static let badRequest = Kind(base: .badRequest)
+        case badRequest
         /// 401: the client or token is not authenticated.
-        public static let unauthorized = Kind(base: .unauthorized)
+        case unauthorized
         /// 403: authenticated but refused (Auth0 answers `invalid_grant` with 403).
-        public static let forbidden = Kind(base: .forbidden)
+        case forbidden
         /// 404: no such resource.
-        public static let notFound = Kind(base: .notFound)
+        case notFound
         /// 409: the resource exists.
-        public static let conflict = Kind(base: .conflict)
+        case conflict
         /// 413: the body is too large.
-        public static let payloadTooLarge = Kind(base: .payloadTooLarge)
+        case payloadTooLarge
         /// 429: a rate limit was hit; ``SesameError/rateLimit`` says which.
-        public static let tooManyRequests = Kind(base: .tooManyRequests)
+        case tooManyRequests
         /// 500: a bug; never caused by input.
-        public static let internalError = Kind(base: .internalError)
+        case internalError
         /// 503: a dependency (database, message provider) is unavailable.
-        public static let unavailable = Kind(base: .unavailable)
+        case unavailable
+    }
+
+    /// The wire `error` code: a stable machine string that clients match. Code compares these
+    /// by their static members, never by spelling a string again.
+    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        public let rawValue: String
+
+        /// Wraps a wire code.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// A code written as a literal (`"bad.connection"`), for codes only one place uses.
+        public init(stringLiteral value: String) {
+            rawValue = value
+        }
+
+        public var description: String { rawValue }
+
+        public static let invalidRequest: Code = "invalid_request"
+        public static let invalidGrant: Code = "invalid_grant"
+        public static let invalidClient: Code = "invalid_client"
+        public static let invalidScope: Code = "invalid_scope"
+        public static let invalidToken: Code = "invalid_token"
+        public static let insufficientScope: Code = "insufficient_scope"
+        /// RFC 9470: the login is too old for this change.
+        public static let insufficientUserAuthentication: Code = "insufficient_user_authentication"
+        public static let unauthorizedClient: Code = "unauthorized_client"
+        public static let unsupportedGrantType: Code = "unsupported_grant_type"
+        public static let unsupportedResponseType: Code = "unsupported_response_type"
+        public static let accessDenied: Code = "access_denied"
+        /// Auth0's code for a blocked user.
+        public static let unauthorized: Code = "unauthorized"
+        public static let notFound: Code = "not_found"
+        public static let tooManyRequests: Code = "too_many_requests"
+        public static let tooManyAttempts: Code = "too_many_attempts"
+        public static let temporarilyUnavailable: Code = "temporarily_unavailable"
+        public static let serverError: Code = "server_error"
+        public static let requestTooLarge: Code = "request_too_large"
+        public static let emailProviderError: Code = "email_provider_error"
+        public static let smsProviderError: Code = "sms_provider_error"
     }
 
     public let kind: Kind
     /// The wire `error` code.
-    public let code: String
+    public let code: Code
     /// The wire `error_description`.
     public let message: String
     /// For 429: the limit, what is left and when the window resets.
@@ -42,7 +79,7 @@ public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
     public let logDetail: String?
 
     /// Creates an error.
-    public init(_ kind: Kind, _ code: String, _ message: String, rateLimit: RateLimitStatus? = nil, logDetail: String? = nil) {
+    public init(_ kind: Kind, _ code: Code, _ message: String, rateLimit: RateLimitStatus? = nil, logDetail: String? = nil) {
         self.kind = kind
         self.code = code
         self.message = message
@@ -60,24 +97,24 @@ public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension SesameError {
     /// 400 `invalid_request`.
-    public static func invalidRequest(_ message: String) -> SesameError { .init(.badRequest, "invalid_request", message) }
+    public static func invalidRequest(_ message: String) -> SesameError { .init(.badRequest, .invalidRequest, message) }
     /// 403 `invalid_grant`, Auth0's answer for any bad code, token or grant.
     public static func invalidGrant(_ message: String, logDetail: String? = nil) -> SesameError {
-        .init(.forbidden, "invalid_grant", message, logDetail: logDetail)
+        .init(.forbidden, .invalidGrant, message, logDetail: logDetail)
     }
     /// 401 `invalid_client`.
-    public static func invalidClient(_ message: String) -> SesameError { .init(.unauthorized, "invalid_client", message) }
+    public static func invalidClient(_ message: String) -> SesameError { .init(.unauthorized, .invalidClient, message) }
     /// 403 `unauthorized_client`, for a grant the application may not use.
     public static func grantNotAllowed(_ grant: String) -> SesameError {
-        .init(.forbidden, "unauthorized_client", "Grant type '\(grant)' not allowed for the client.")
+        .init(.forbidden, .unauthorizedClient, "Grant type '\(grant)' not allowed for the client.")
     }
     /// 403 `access_denied`.
-    public static func accessDenied(_ message: String) -> SesameError { .init(.forbidden, "access_denied", message) }
+    public static func accessDenied(_ message: String) -> SesameError { .init(.forbidden, .accessDenied, message) }
     /// 401 `unauthorized`: the user is blocked.
-    public static let userBlocked = SesameError(.unauthorized, "unauthorized", "user is blocked")
+    public static let userBlocked = SesameError(.unauthorized, .unauthorized, "user is blocked")
     /// 503 `temporarily_unavailable`.
     public static func unavailable(_ logDetail: String) -> SesameError {
-        .init(.unavailable, "temporarily_unavailable", "The service is temporarily unavailable. Try again shortly.",
+        .init(.unavailable, .temporarilyUnavailable, "The service is temporarily unavailable. Try again shortly.",
               logDetail: logDetail)
     }
 }

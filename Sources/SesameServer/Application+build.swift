@@ -35,17 +35,25 @@ struct SweeperService: Service {
 public func buildRouter(_ sesame: Sesame, proxies: ProxyPolicy) -> Router<SesameRequestContext> {
     let router = Router(context: SesameRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: CORSMiddleware(sesame: sesame))
+    // Outside CORS: a storage failure during the CORS check still answers 503 in the error shape.
     router.add(middleware: ErrorMiddleware())
-    let tokens = TokenController(sesame: sesame, proxies: proxies)
-    tokens.register(on: router)
-    LegacyController(sesame: sesame, tokens: tokens).register(on: router)
+    router.add(middleware: CORSMiddleware(sesame: sesame))
+    TokenController(
+        passwordless: sesame.passwordless, passkeys: sesame.passkeys, deviceKeys: sesame.deviceKeys.login,
+        tokens: sesame.tokens, clients: sesame.clients, proxies: proxies
+    ).register(on: router)
+    LegacyController(
+        passwordless: sesame.passwordless, deviceKeys: sesame.deviceKeys.login, clients: sesame.clients, proxies: proxies
+    ).register(on: router)
     PasswordlessController(sesame: sesame, proxies: proxies).register(on: router)
     MagicLinkController(sesame: sesame, proxies: proxies).register(on: router)
     AuthorizeController(sesame: sesame, proxies: proxies).register(on: router)
     OIDCController(sesame: sesame).register(on: router)
-    PasskeyController(sesame: sesame, tokens: tokens).register(on: router)
+    PasskeyController(
+        passkeys: sesame.passkeys, management: sesame.passkeyManagement, tokens: sesame.tokens, clients: sesame.clients,
+        proxies: proxies
+    ).register(on: router)
     AppAssociationController(sesame: sesame).register(on: router)
-    DeviceKeyController(sesame: sesame, tokens: tokens).register(on: router)
+    DeviceKeyController(deviceKeys: sesame.deviceKeys, clients: sesame.clients, proxies: proxies).register(on: router)
     return router
 }

@@ -18,7 +18,7 @@ struct FailureBudget: Sendable {
             let spent = try await storage.count(key: counter(rule), windowStart: window.startDate)
             guard spent >= rule.limit else { continue }
             throw SesameError(
-                .tooManyRequests, "too_many_attempts",
+                .tooManyRequests, .tooManyAttempts,
                 "Too many wrong codes for this address. Try again after \(window.end - now.epochSeconds) seconds.",
                 rateLimit: RateLimitStatus(limit: rule.limit, remaining: 0, resetEpochSeconds: window.end),
                 logDetail: "failure budget \(key)")

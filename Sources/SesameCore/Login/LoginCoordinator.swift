@@ -2,15 +2,15 @@ import Foundation
 import Logging
 
 /// The one shared last step of every login method: record the login (creating the user on
-/// first login), refuse blocked users, audit, and issue tokens. No method may skip it.
-public struct LoginCoordinator: Sendable {
+/// first login), refuse blocked users, audit, and issue tokens. Internal to Core: each login
+/// service's public `finish` ends here, so no transport can assemble a login without it.
+struct LoginCoordinator: Sendable {
     let storage: any SesameStorage
     let issuer: TokenIssuer
     let clock: any SesameClock
     let logger: Logger
 
-    /// Creates a coordinator.
-    public init(storage: any SesameStorage, issuer: TokenIssuer, clock: any SesameClock, logger: Logger) {
+    init(storage: any SesameStorage, issuer: TokenIssuer, clock: any SesameClock, logger: Logger) {
         self.storage = storage
         self.issuer = issuer
         self.clock = clock
@@ -19,20 +19,20 @@ public struct LoginCoordinator: Sendable {
 
     /// Records a login for `candidate` (used as the new user when none exists) and returns it.
     /// - Throws: `user is blocked` for a blocked user.
-    public func recordLogin(_ candidate: User, method: String, clientID: String, ip: String?) async throws -> User {
+    func recordLogin(_ candidate: User, method: LoginMethod, clientID: String, ip: String?) async throws -> User {
         let now = clock.now()
         let user = try await storage.recordLogin(candidate, at: now)
         guard !user.blocked else {
-            await audit("login_refused", user: user.userID, client: clientID, ip: ip, detail: "\(method): user is blocked")
+            await audit(.loginRefused, user: user.userID, client: clientID, ip: ip, detail: "\(method.rawValue): user is blocked")
             throw SesameError.userBlocked
         }
-        await audit("login", user: user.userID, client: clientID, ip: ip, detail: method)
+        await audit(.login, user: user.userID, client: clientID, ip: ip, detail: method.rawValue)
         return user
     }
 
     /// Records the login and issues tokens for it.
-    public func completeLogin(
-        _ candidate: User, method: String, request: TokenGrantRequest, ip: String?
+    func completeLogin(
+        _ candidate: User, method: LoginMethod, request: TokenGrantRequest, ip: String?
     ) async throws -> TokenResponse {
         let user = try await recordLogin(candidate, method: method, clientID: request.application.clientID, ip: ip)
         let now = clock.now()
@@ -44,15 +44,15 @@ public struct LoginCoordinator: Sendable {
     static let maxAuditField = 512
 
     /// Appends an audit event; a failure to audit is logged, never fatal to the request.
-    public func audit(_ type: String, user: String? = nil, client: String? = nil, ip: String? = nil, detail: String) async {
+    func audit(_ type: AuditEventType, user: String? = nil, client: String? = nil, ip: String? = nil, detail: String) async {
         func bounded(_ text: String?) -> String? { text.map { String($0.prefix(Self.maxAuditField)) } }
         do {
             try await storage.recordAudit(
                 AuditEvent(
-                    type: type, userID: bounded(user), clientID: bounded(client), ip: bounded(ip),
+                    type: type.rawValue, userID: bounded(user), clientID: bounded(client), ip: bounded(ip),
                     detail: bounded(detail) ?? "", at: clock.now()))
         } catch {
-            logger.error("audit write failed", metadata: ["type": "\(type)", "error": "\(error)"])
+            logger.error("audit write failed", metadata: ["type": "\(type.rawValue)", "error": "\(error)"])
         }
     }
 }

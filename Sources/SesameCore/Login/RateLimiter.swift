@@ -20,7 +20,7 @@ public struct RateLimiter: Sendable {
         let status = RateLimitStatus(limit: rule.limit, remaining: max(0, rule.limit - count), resetEpochSeconds: window.end)
         guard count <= rule.limit else {
             throw SesameError(
-                .tooManyRequests, "too_many_requests",
+                .tooManyRequests, .tooManyRequests,
                 "Too many requests. Try again after \(window.end - now.epochSeconds) seconds.",
                 rateLimit: status, logDetail: "rate limit \(key)")
         }

@@ -80,5 +80,5 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
 
 extension SesameError {
     /// 401 `invalid_token`, for `/userinfo` with a bad, expired or revoked token.
-    public static let invalidToken = SesameError(.unauthorized, "invalid_token", "The access token is invalid or expired.")
+    public static let invalidToken = SesameError(.unauthorized, .invalidToken, "The access token is invalid or expired.")
 }

@@ -68,13 +68,13 @@ public struct SigningKeyRotation: Sendable {
     public func retire(kid: String) async throws {
         let statuses = try await list()
         guard let status = statuses.first(where: { $0.record.kid == kid }), status.state != .retired else {
-            throw SesameError(.notFound, "not_found", "No signing key \(kid) that is not retired.")
+            throw SesameError(.notFound, .notFound, "No signing key \(kid) that is not retired.")
         }
         guard status.state != .current else {
             throw SesameError.invalidRequest("Key \(kid) signs tokens now; rotate to a new key first.")
         }
         guard try await storage.retireSigningKey(kid: kid, at: clock.now()) else {
-            throw SesameError(.notFound, "not_found", "No signing key \(kid) that is not retired.")
+            throw SesameError(.notFound, .notFound, "No signing key \(kid) that is not retired.")
         }
     }
 }

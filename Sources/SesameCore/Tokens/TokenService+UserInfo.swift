@@ -86,7 +86,7 @@ extension AccessGrant {
     public func require(scope name: String) throws {
         guard scope.contains(name) else {
             throw SesameError(
-                .forbidden, "insufficient_scope", "The access token lacks the scope \(name): ask for it when signing in.")
+                .forbidden, .insufficientScope, "The access token lacks the scope \(name): ask for it when signing in.")
         }
     }
 
@@ -95,7 +95,7 @@ extension AccessGrant {
     public func requireRecentLogin(within seconds: Int, at now: Date) throws {
         guard isRecent(within: seconds, at: now) else {
             throw SesameError(
-                .unauthorized, "insufficient_user_authentication",
+                .unauthorized, .insufficientUserAuthentication,
                 "This change needs a recent login: sign in again (within the last \(max(1, seconds / 60)) minutes).")
         }
     }
@@ -105,7 +105,7 @@ extension AccessGrant {
     public func requireVerifiedAddress() throws {
         guard user.identifierVerified else {
             throw SesameError(
-                .forbidden, "access_denied",
+                .forbidden, .accessDenied,
                 "Verify the account's email address or phone number with a one-time code or link first.")
         }
     }

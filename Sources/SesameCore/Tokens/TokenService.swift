@@ -10,7 +10,7 @@ public struct TokenService: Sendable {
     let clock: any SesameClock
 
     /// Creates the service.
-    public init(storage: any SesameStorage, issuer: TokenIssuer, coordinator: LoginCoordinator, clock: any SesameClock) {
+    init(storage: any SesameStorage, issuer: TokenIssuer, coordinator: LoginCoordinator, clock: any SesameClock) {
         self.storage = storage
         self.issuer = issuer
         self.coordinator = coordinator
@@ -47,11 +47,11 @@ public struct TokenService: Sendable {
         case .unknown:
             throw SesameError.invalidGrant("Unknown or invalid refresh token.")
         case .reused(let family):
-            await coordinator.audit("refresh_token_reuse", client: application.clientID, detail: "family \(family) revoked")
+            await coordinator.audit(.refreshTokenReuse, client: application.clientID, detail: "family \(family) revoked")
             throw SesameError.invalidGrant("Unknown or invalid refresh token.", logDetail: "reuse of a rotated token")
         case .retried(let previous):
             await coordinator.audit(
-                "refresh_token_retry", user: previous.userID, client: application.clientID,
+                .refreshTokenRetry, user: previous.userID, client: application.clientID,
                 detail: "family \(previous.familyID): rotation retried within the reuse interval")
             return try await reissue(previous, application: application, scope: scope, refreshToken: secret, now: now)
         case .rotated(let previous):
@@ -65,7 +65,7 @@ public struct TokenService: Sendable {
         let granted = Scope(previous.scope)
         let requested = scope == nil ? granted : Scope(scope)
         guard granted.covers(requested) else {
-            throw SesameError(.forbidden, "invalid_scope", "The requested scope exceeds the scope originally granted.")
+            throw SesameError(.forbidden, .invalidScope, "The requested scope exceeds the scope originally granted.")
         }
         let user = try await liveUser(previous.userID)
         let request = TokenGrantRequest(application: application, scope: requested, audience: previous.audience)

@@ -30,10 +30,10 @@ struct AuthorizeController {
             return Responses.html(Pages.error(error.message), status: .badRequest)
         }
         do {
-            try sesame.magicLinks.checkParameters(form.parameters)
+            try sesame.redirectLogin.checkParameters(form.parameters)
         } catch let error as SesameError {
             return Responses.redirect(
-                sesame.magicLinks.errorRedirect(error, redirectURI: form.redirectURI ?? "", state: form.parameters.state))
+                sesame.redirectLogin.errorRedirect(error, redirectURI: form.redirectURI ?? "", state: form.parameters.state))
         }
         return Self.identifierPage(application, form, error: nil)
     }
@@ -78,8 +78,8 @@ struct AuthorizeController {
             clientID: form.clientID, credentials: credentials, redirectURI: form.redirectURI, parameters: form.parameters,
             ip: context.clientIP(request, proxies: proxies))
         do {
-            return Responses.redirect(try await sesame.magicLinks.complete(confirmation, method: "hosted_otp"))
-        } catch let error as SesameError where error.code == "invalid_grant" || error.code == "invalid_request" {
+            return Responses.redirect(try await sesame.redirectLogin.complete(confirmation, method: .hostedOTP))
+        } catch let error as SesameError where [.invalidGrant, .invalidRequest].contains(error.code) {
             var fields = form.hiddenFields
             fields += [("username", form.values["username"] ?? ""), ("connection", form.values["connection"] ?? "")]
             let page = Pages.codeForm(
@@ -96,7 +96,7 @@ struct AuthorizeController {
         let application = try await form.check(sesame)
         do {
             return Responses.redirect(
-                try await sesame.magicLinks.completeWithPasskey(
+                try await sesame.redirectLogin.completeWithPasskey(
                     clientID: form.clientID, redirectURI: form.redirectURI, parameters: form.parameters,
                     authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
                     ip: context.clientIP(request, proxies: proxies)))
@@ -156,6 +156,6 @@ struct AuthorizeForm {
 
     /// The application, after checking that the callback is one it allows.
     func check(_ sesame: Sesame) async throws -> SesameCore.Application {
-        try await sesame.magicLinks.target(clientID: clientID, redirectURI: redirectURI).0
+        try await sesame.redirectLogin.target(clientID: clientID, redirectURI: redirectURI).0
     }
 }

@@ -13,8 +13,9 @@ import SesameCore
 /// The `/api/v2` routes take `Authorization: Bearer` with the user's own access token (their
 /// own credentials only) or a management token from `sesame admin tokens create`.
 struct DeviceKeyController {
-    let sesame: Sesame
-    let tokens: TokenController
+    let deviceKeys: DeviceKeys
+    let clients: ClientAuthenticator
+    let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
         router.post("/api/v2/device-credentials", use: create)
@@ -23,7 +24,7 @@ struct DeviceKeyController {
         router.post("/device-key/challenge", use: challenge)
     }
 
-    private var service: DeviceCredentialService { sesame.deviceKeys.credentials }
+    private var service: DeviceCredentialService { deviceKeys.credentials }
 
     @Sendable func create(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let caller = try await service.caller(bearerToken: request.bearerToken, for: .create)
@@ -57,9 +58,9 @@ struct DeviceKeyController {
 
     @Sendable func challenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let body = try await RequestParameters.parse(request, context: context, allowForm: true)
-        let application = try await tokens.authenticate(request, body)
-        let challenge = try await sesame.deviceKeys.login.challenge(
-            application: application, ip: context.clientIP(request, proxies: tokens.proxies))
+        let application = try await clients.authenticate(request, body)
+        let challenge = try await deviceKeys.login.challenge(
+            application: application, ip: context.clientIP(request, proxies: proxies))
         return try Responses.json(DeviceKeyChallengeBody(nonce: challenge.nonce, expiresIn: challenge.expiresIn), noStore: true)
     }
 

@@ -11,13 +11,13 @@ extension LegacyController {
         guard try body.string("client_id") != nil else { throw SesameError.invalidRequest("missing client_id parameter") }
         let assertion = DeviceKeyAssertion.legacy(
             idToken: try body.string("id_token"), device: try body.string("device"), connection: try body.string("connection"))
-        let application = try await tokens.authenticate(request, body)
+        let application = try await clients.authenticate(request, body)
         guard application.allows(GrantType.jwtBearer) else {
-            throw SesameError(.forbidden, "unauthorized_client", "invalid client")
+            throw SesameError(.forbidden, .unauthorizedClient, "invalid client")
         }
-        let result = try await sesame.deviceKeys.login.finish(
-            assertion, request: try tokens.grantRequest(body, application),
-            ip: context.clientIP(request, proxies: tokens.proxies))
+        let result = try await deviceKeys.finish(
+            assertion, request: try TokenGrantRequest(body, application: application),
+            ip: context.clientIP(request, proxies: proxies))
         return try Responses.json(TokenBody(result), noStore: true)
     }
 }

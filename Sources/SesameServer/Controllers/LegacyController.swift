@@ -5,8 +5,10 @@ import SesameCore
 /// Auth0's legacy resource-owner endpoint `POST /oauth/ro`, as Lock v1 calls it for
 /// passwordless logins: `connection`, `username`, `password` = the code.
 struct LegacyController {
-    let sesame: Sesame
-    let tokens: TokenController
+    let passwordless: PasswordlessLogin
+    let deviceKeys: DeviceKeyLogin
+    let clients: ClientAuthenticator
+    let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
         router.post("/oauth/ro", use: resourceOwner)
@@ -17,23 +19,22 @@ struct LegacyController {
         let grant = try body.string("grant_type") ?? GrantType.legacyPassword
         if grant == GrantType.jwtBearer { return try await deviceKeyLogin(request, body, context: context) }
         guard grant == GrantType.legacyPassword else {
-            throw SesameError(.badRequest, "unsupported_grant_type", "Unsupported grant type: \(grant)")
+            throw SesameError(.badRequest, .unsupportedGrantType, "Unsupported grant type: \(grant)")
         }
         let connection = try body.string("connection")
         let username = try body.string("username")
         let password = try body.string("password")
         try LegacyErrors.require(
             clientID: try body.string("client_id"), connection: connection, username: username, password: password)
-        let application = try await tokens.authenticate(request, body)
+        let application = try await clients.authenticate(request, body)
         guard application.allows(grant) else {
-            throw SesameError(.forbidden, "unauthorized_client", "invalid client")
+            throw SesameError(.forbidden, .unauthorizedClient, "invalid client")
         }
         let credentials = PasswordlessCredentials(connection: connection, username: username, code: password)
+        let issue = try TokenGrantRequest(body, application: application)
+        let ip = context.clientIP(request, proxies: proxies)
         let result = try await LegacyErrors.translate {
-            let user = try await sesame.passwordless.consume(credentials, clientID: application.clientID)
-            return try await sesame.coordinator.completeLogin(
-                user, method: "otp_legacy", request: try tokens.grantRequest(body, application),
-                ip: context.clientIP(request, proxies: tokens.proxies))
+            try await passwordless.finish(credentials, request: issue, method: .otpLegacy, ip: ip)
         }
         return try Responses.json(TokenBody(result), noStore: true)
     }

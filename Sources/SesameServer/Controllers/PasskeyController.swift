@@ -5,8 +5,11 @@ import SesameCore
 /// Auth0's native Passkey API (`/passkey/register`, `/passkey/challenge`; the token grant
 /// lives in ``TokenController``) and `/me/passkeys`, where signed-in users manage theirs.
 struct PasskeyController {
-    let sesame: Sesame
-    let tokens: TokenController
+    let passkeys: PasskeyLogin
+    let management: PasskeyManagement
+    let tokens: TokenService
+    let clients: ClientAuthenticator
+    let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
         router.post("/passkey/register", use: signupChallenge)
@@ -18,49 +21,49 @@ struct PasskeyController {
 
     @Sendable func signupChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
-        let application = try await tokens.authenticate(request, body)
+        let application = try await clients.authenticate(request, body)
         try requirePasskeyGrant(application)
         let profileError = SesameError.invalidRequest("user_profile must be an object of strings")
         guard let profile = try body.stringObject("user_profile", error: profileError) else {
             throw SesameError.invalidRequest("Missing required parameter: user_profile")
         }
-        let challenge = try await sesame.passkeys.startRegistration(
+        let challenge = try await passkeys.startRegistration(
             application: application, realm: try body.string("realm"), profile: profile,
-            ip: context.clientIP(request, proxies: tokens.proxies))
+            ip: context.clientIP(request, proxies: proxies))
         return try Responses.json(challenge, noStore: true)
     }
 
     @Sendable func loginChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
-        let application = try await tokens.authenticate(request, body)
+        let application = try await clients.authenticate(request, body)
         try requirePasskeyGrant(application)
-        let challenge = try await sesame.passkeys.startAuthentication(
-            application: application, realm: try body.string("realm"), ip: context.clientIP(request, proxies: tokens.proxies))
+        let challenge = try await passkeys.startAuthentication(
+            application: application, realm: try body.string("realm"), ip: context.clientIP(request, proxies: proxies))
         return try Responses.json(challenge, noStore: true)
     }
 
     @Sendable func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let grant = try await grant(of: request)
-        return try Responses.json(try await sesame.passkeyManagement.list(grant).map(PasskeyBody.init), noStore: true)
+        return try Responses.json(try await management.list(grant).map(PasskeyBody.init), noStore: true)
     }
 
     @Sendable func rename(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let grant = try await grant(of: request)
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         let id = context.parameters.get("id") ?? ""
-        let passkey = try await sesame.passkeyManagement.rename(id, to: try body.string("name"), grant)
+        let passkey = try await management.rename(id, to: try body.string("name"), grant)
         return try Responses.json(PasskeyBody(passkey), noStore: true)
     }
 
     @Sendable func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let grant = try await grant(of: request)
-        try await sesame.passkeyManagement.delete(context.parameters.get("id") ?? "", grant)
+        try await management.delete(context.parameters.get("id") ?? "", grant)
         return Response(status: .noContent)
     }
 
     /// What the request's access token grants.
     private func grant(of request: Request) async throws -> AccessGrant {
-        try await sesame.tokens.authenticate(accessToken: request.bearerToken)
+        try await tokens.authenticate(accessToken: request.bearerToken)
     }
 
     private func requirePasskeyGrant(_ application: SesameCore.Application) throws {

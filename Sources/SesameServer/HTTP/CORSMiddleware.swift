@@ -23,7 +23,14 @@ struct CORSMiddleware: RouterMiddleware {
             if allowed { Self.addPreflightHeaders(&response.headers, origin: origin) }
             return response
         }
-        var response = try await next(request, context)
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            // Rendered here, not by the outer error middleware, so a browser can read the
+            // error of an allowed origin (a wrong code, say) like any other answer.
+            response = ErrorMiddleware.response(for: error, request: request, context: context)
+        }
         if allowed {
             response.headers[.accessControlAllowOrigin] = origin
             response.headers[.vary] = "Origin"

@@ -15,32 +15,41 @@ struct ErrorMiddleware: RouterMiddleware {
     {
         do {
             return try await next(request, context)
-        } catch let error as SesameError {
-            if let detail = error.logDetail { context.logger.info("\(error.code): \(LogRedaction.mask(detail))") }
-            return Responses.error(error)
-        } catch is NIOTooManyBytesError {
-            return Responses.error(Self.translate(HTTPError(.contentTooLarge), request: request))
-        } catch let error as HTTPError {
-            return Responses.error(Self.translate(error, request: request))
-        } catch let error as StorageError where error.isUnavailable {
-            context.logger.error("storage unavailable: \(error)")
-            return Responses.error(.unavailable(error.description))
         } catch {
+            return Self.response(for: error, request: request, context: context)
+        }
+    }
+
+    /// The response for any error: a ``SesameError`` renders itself, Hummingbird's and
+    /// storage errors are translated, anything else is a 500 that says nothing internal.
+    static func response(for error: any Error, request: Request, context: Context) -> Response {
+        switch error {
+        case let error as SesameError:
+            if let detail = error.logDetail { context.logger.info("\(error.code): \(LogRedaction.mask(detail))") }
+            return error.response
+        case is NIOTooManyBytesError:
+            return translate(HTTPError(.contentTooLarge), request: request).response
+        case let error as HTTPError:
+            return translate(error, request: request).response
+        case let error as StorageError where error.isUnavailable:
+            context.logger.error("storage unavailable: \(error)")
+            return SesameError.unavailable(error.description).response
+        default:
             context.logger.error("unhandled error: \(String(reflecting: error))")
-            return Responses.error(SesameError(.internalError, "server_error", "The server could not complete the request."))
+            return SesameError(.internalError, .serverError, "The server could not complete the request.").response
         }
     }
 
     private static func translate(_ error: HTTPError, request: Request) -> SesameError {
         switch error.status {
         case .contentTooLarge:
-            return SesameError(.payloadTooLarge, "request_too_large", "The request body is larger than 65536 bytes.")
+            return SesameError(.payloadTooLarge, .requestTooLarge, "The request body is larger than 65536 bytes.")
         case .notFound:
-            return SesameError(.notFound, "not_found", "No endpoint \(request.method) \(request.uri.path).")
+            return SesameError(.notFound, .notFound, "No endpoint \(request.method) \(request.uri.path).")
         case .methodNotAllowed:
-            return SesameError(.notFound, "not_found", "\(request.method) is not supported on \(request.uri.path).")
+            return SesameError(.notFound, .notFound, "\(request.method) is not supported on \(request.uri.path).")
         default:
-            return SesameError(.badRequest, "invalid_request", error.body ?? "The request is invalid.")
+            return SesameError(.badRequest, .invalidRequest, error.body ?? "The request is invalid.")
         }
     }
 }

@@ -43,29 +43,6 @@ enum Responses {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store",
                                                 HTTPField.Name("Referrer-Policy")!: "no-referrer"])
     }
-
-    /// Auth0's error body for `error`, with rate-limit headers on a 429.
-    static func error(_ error: SesameError) -> Response {
-        var response = (try? json(ErrorBody(error: error.code, errorDescription: error.message), status: status(of: error)))
-            ?? Response(status: .internalServerError)
-        if let limit = error.rateLimit { response.headers.setRateLimit(limit) }
-        if error.code == "invalid_token" { response.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\"" }
-        return response
-    }
-
-    static func status(of error: SesameError) -> HTTPResponse.Status {
-        switch error.kind {
-        case .badRequest: .badRequest
-        case .unauthorized: .unauthorized
-        case .forbidden: .forbidden
-        case .notFound: .notFound
-        case .conflict: .conflict
-        case .payloadTooLarge: .contentTooLarge
-        case .tooManyRequests: .tooManyRequests
-        case .internalError: .internalServerError
-        default: .serviceUnavailable
-        }
-    }
 }
 
 extension HTTPFields {

@@ -53,10 +53,10 @@ extension SesameError {
         "Send Authorization: Bearer with your access token or a management token (sesame admin tokens create).")
     /// 403: a user reaching for someone else's credentials.
     static let notYourCredentials = SesameError(
-        .forbidden, "insufficient_scope", "An access token may only manage its own user's device credentials.")
+        .forbidden, .insufficientScope, "An access token may only manage its own user's device credentials.")
     /// 403: a user's token naming another application.
     static let otherApplication = SesameError(
-        .forbidden, "insufficient_scope", "An access token may only register device keys for its own application.")
+        .forbidden, .insufficientScope, "An access token may only register device keys for its own application.")
     /// 404: no such credential (or not the caller's, which is not revealed).
-    static let deviceCredentialNotFound = SesameError(.notFound, "not_found", "The device credential does not exist.")
+    static let deviceCredentialNotFound = SesameError(.notFound, .notFound, "The device credential does not exist.")
 }

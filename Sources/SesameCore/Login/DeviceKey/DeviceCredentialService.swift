@@ -50,7 +50,7 @@ public struct DeviceCredentialService: Sendable {
             keyBits: key.bits, createdAt: clock.now())
         try await storage.saveDeviceCredential(credential)
         await coordinator.audit(
-            "device_credential_registered", user: userID, client: clientID,
+            .deviceCredentialRegistered, user: userID, client: clientID,
             detail: "\(credential.id) \(key.algorithm.rawValue)-\(key.bits) device \(fields.deviceID)")
         return credential
     }
@@ -75,7 +75,7 @@ public struct DeviceCredentialService: Sendable {
         } catch let error as StorageError where error.isNotFound {
             throw SesameError.deviceCredentialNotFound
         }
-        await coordinator.audit("device_credential_deleted", user: credential.userID, client: credential.clientID, detail: id)
+        await coordinator.audit(.deviceCredentialDeleted, user: credential.userID, client: credential.clientID, detail: id)
     }
 
     private func owner(_ requested: String?, caller: ManagementCaller) async throws -> String {

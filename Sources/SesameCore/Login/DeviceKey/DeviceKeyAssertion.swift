@@ -8,10 +8,10 @@ public enum DeviceKeyAssertion: Sendable, Equatable {
     case legacy(idToken: String?, device: String?, connection: String?)
 
     /// The login method recorded in the audit log.
-    var method: String {
+    var method: LoginMethod {
         switch self {
-        case .bearer: "device_key"
-        case .legacy: "device_key_legacy"
+        case .bearer: .deviceKey
+        case .legacy: .deviceKeyLegacy
         }
     }
 }

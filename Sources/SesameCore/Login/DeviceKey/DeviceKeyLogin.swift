@@ -27,7 +27,7 @@ public struct DeviceKeyLogin: Sendable {
             user = try await verify(assertion, application: request.application)
         } catch let refusal as DeviceKeyRefusal {
             await coordinator.audit(
-                "device_key_refused", user: refusal.userID, client: request.application.clientID, ip: ip,
+                .deviceKeyRefused, user: refusal.userID, client: request.application.clientID, ip: ip,
                 detail: "\(assertion.method): \(refusal.reason.rawValue)" + (refusal.detail.map { " (\($0))" } ?? ""))
             throw refusal.error
         }
@@ -93,7 +93,7 @@ public struct DeviceKeyLogin: Sendable {
             throw DeviceKeyRefusal(.unknownDevice, detail: "owner no longer exists")
         }
         guard !user.blocked else {
-            await coordinator.audit("login_refused", user: user.userID, client: credential.clientID, detail: "device_key: user is blocked")
+            await coordinator.audit(.loginRefused, user: user.userID, client: credential.clientID, detail: "\(LoginMethod.deviceKey.rawValue): user is blocked")
             throw SesameError.userBlocked
         }
         if case .legacy(_, _, let connection?) = assertion, connection != user.connection {

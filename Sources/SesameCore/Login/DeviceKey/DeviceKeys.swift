@@ -10,7 +10,7 @@ public struct DeviceKeys: Sendable {
     public let adminTokens: AdminTokens
 
     /// Wires the services.
-    public init(
+    init(
         storage: any SesameStorage, hasher: SecretHasher, clock: any SesameClock, random: any RandomSource,
         settings: LoginSettings, tokens: TokenService, coordinator: LoginCoordinator
     ) {

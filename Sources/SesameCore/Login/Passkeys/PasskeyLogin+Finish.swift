@@ -9,7 +9,7 @@ extension PasskeyLogin {
         authSession: String?, response: Data?, request: TokenGrantRequest, ip: String?
     ) async throws -> TokenResponse {
         let user = try await verifiedUser(authSession: authSession, response: response, clientID: request.application.clientID, ip: ip)
-        return try await coordinator.completeLogin(user, method: "passkey", request: request, ip: ip)
+        return try await coordinator.completeLogin(user, method: .passkey, request: request, ip: ip)
     }
 
     /// The user a ceremony proves (created on signup), before the login is recorded: the
@@ -55,7 +55,7 @@ extension PasskeyLogin {
         } catch let error as StorageError where error.isAlreadyExists {
             throw SesameError.invalidRequest("A user with this identifier or this passkey already exists. Sign in instead.")
         }
-        await coordinator.audit("passkey_registered", user: user.userID, client: clientID, ip: ip, detail: passkey.id)
+        await coordinator.audit(.passkeyRegistered, user: user.userID, client: clientID, ip: ip, detail: passkey.id)
         return user
     }
 
@@ -64,11 +64,11 @@ extension PasskeyLogin {
     ) async throws -> User {
         let credential = try decode { try AuthenticationCredential(json: json) }
         guard let passkey = try await storage.passkey(id: Base64URL.encode(credential.rawID)), !passkey.disabled else {
-            await coordinator.audit("passkey_failed", client: clientID, ip: ip, detail: "unknown or disabled credential")
+            await coordinator.audit(.passkeyFailed, client: clientID, ip: ip, detail: "unknown or disabled credential")
             throw SesameError.invalidGrant("This passkey is not registered, or it was removed or disabled.")
         }
         if let handle = credential.response.userHandle, handle != Array(passkey.userID.utf8) {
-            await coordinator.audit("passkey_failed", client: clientID, ip: ip, detail: "user handle mismatch \(passkey.id)")
+            await coordinator.audit(.passkeyFailed, client: clientID, ip: ip, detail: "user handle mismatch \(passkey.id)")
             throw SesameError.invalidGrant("The passkey's user handle does not match its owner.")
         }
         let verified = try await verifying(clientID: clientID, ip: ip) {
@@ -96,7 +96,7 @@ extension PasskeyLogin {
         do {
             return try await check()
         } catch let error as WebAuthnError {
-            await coordinator.audit("passkey_failed", client: clientID, ip: ip, detail: error.name)
+            await coordinator.audit(.passkeyFailed, client: clientID, ip: ip, detail: error.name)
             throw SesameError.invalidGrant("Passkey verification failed (\(error.name)): \(error.message)")
         }
     }

@@ -101,7 +101,7 @@ public struct PasskeyLogin: Sendable {
             throw SesameError.invalidRequest("Connection does not exist: \(name)")
         }
         guard connection.passkeyPolicy.enabled else {
-            throw SesameError(.notFound, "invalid_request", "Passkeys are not enabled on connection \(name)")
+            throw SesameError(.notFound, .invalidRequest, "Passkeys are not enabled on connection \(name)")
         }
         return connection
     }

@@ -40,7 +40,7 @@ public struct PasskeyManagement: Sendable {
         try authorizeChange(grant, scope: Scopes.delete)
         _ = try await owned(id, by: grant.user)
         try await storage.deletePasskey(id: id)
-        await coordinator.audit("passkey_deleted", user: grant.user.userID, detail: id)
+        await coordinator.audit(.passkeyDeleted, user: grant.user.userID, detail: id)
     }
 
     private func authorizeChange(_ grant: AccessGrant, scope: String) throws {
@@ -50,7 +50,7 @@ public struct PasskeyManagement: Sendable {
 
     private func owned(_ id: String, by owner: User) async throws -> PasskeyCredential {
         guard let passkey = try await storage.passkey(id: id), passkey.userID == owner.id else {
-            throw SesameError(.notFound, "not_found", "No passkey with this id.")
+            throw SesameError(.notFound, .notFound, "No passkey with this id.")
         }
         return passkey
     }

@@ -96,14 +96,15 @@ extension PasswordlessLogin {
             try await delivery.send(message)
         } catch let error as DeliveryError {
             // The provider's words (hosts, ports, account ids) go to the log only.
-            let (code, noun) = message.channel == .sms ? ("sms_provider_error", "text message") : ("email_provider_error", "email")
+            let (code, noun): (SesameError.Code, String) =
+                message.channel == .sms ? (.smsProviderError, "text message") : (.emailProviderError, "email")
             throw SesameError(
                 .badRequest, code, "The \(noun) could not be sent. Try again later.",
                 logDetail: "delivery failed: \(error.description)")
         }
     }
 
-    func startError(_ code: String, _ message: String) -> SesameError {
+    func startError(_ code: SesameError.Code, _ message: String) -> SesameError {
         SesameError(.badRequest, code, message)
     }
 }

@@ -15,8 +15,7 @@ public struct PasswordlessLogin: Sendable {
     let delivery: MessageDelivery
     let coordinator: LoginCoordinator
 
-    /// Creates the service.
-    public init(
+    init(
         storage: any SesameStorage, hasher: SecretHasher, clock: any SesameClock, random: any RandomSource,
         settings: LoginSettings, delivery: MessageDelivery, coordinator: LoginCoordinator
     ) {
@@ -29,11 +28,22 @@ public struct PasswordlessLogin: Sendable {
         self.coordinator = coordinator
     }
 
+    /// A code login, whole: checks and consumes the code, records the login and issues
+    /// tokens (`/oauth/token` with the passwordless OTP grant, and `/oauth/ro`).
+    /// - Throws: 403 `invalid_grant` with Auth0's exact text for a wrong, expired, used,
+    ///   superseded or exhausted code; `user is blocked` for a blocked user.
+    public func finish(
+        _ credentials: PasswordlessCredentials, request: TokenGrantRequest, method: LoginMethod = .otp, ip: String?
+    ) async throws -> TokenResponse {
+        let user = try await consume(credentials, clientID: request.application.clientID)
+        return try await coordinator.completeLogin(user, method: method, request: request, ip: ip)
+    }
+
     /// Checks a presented secret and consumes it: the single-use gate of every passwordless
     /// login. Returns the user to record (the existing one, or a new one on first login).
     /// - Throws: 403 `invalid_grant` with Auth0's exact text for a wrong, expired, used,
     ///   superseded or exhausted secret: the client cannot tell which, by design.
-    public func consume(_ credentials: PasswordlessCredentials, clientID: String) async throws -> User {
+    func consume(_ credentials: PasswordlessCredentials, clientID: String) async throws -> User {
         let (connection, recipient, challenge) = try await check(credentials, clientID: clientID)
         guard try await storage.consumeChallenge(id: challenge.id, at: clock.now()) else {
             throw wrongCode(connection, detail: "challenge already consumed")
@@ -60,16 +70,16 @@ public struct PasswordlessLogin: Sendable {
         guard let challenge = try await storage.registerAttempt(connection: connection.name, recipient: recipient, at: clock.now())
         else { throw wrongCode(connection, detail: "no live challenge") }
         guard hasher.matches(code, stored: challenge.secretHash, purpose: .challenge) else {
-            await coordinator.audit("otp_failed", detail: "\(connection.name) attempt \(challenge.attempts)")
+            await coordinator.audit(.otpFailed, detail: "\(connection.name) attempt \(challenge.attempts)")
             if try await budget.spend(at: clock.now()) {
-                await coordinator.audit("otp_failure_budget_exhausted", detail: "\(connection.name) recipient budget spent")
+                await coordinator.audit(.otpFailureBudgetExhausted, detail: "\(connection.name) recipient budget spent")
             }
             throw wrongCode(connection, detail: "code mismatch")
         }
         // A code is redeemable only by the application that asked for it: a low-trust app must
         // not redeem a code mailed as "Sign in to Trusted App".
         if let clientID, challenge.clientID != clientID {
-            await coordinator.audit("otp_failed", client: clientID, detail: "\(connection.name) code of another application")
+            await coordinator.audit(.otpFailed, client: clientID, detail: "\(connection.name) code of another application")
             throw wrongCode(connection, detail: "code requested by \(challenge.clientID)")
         }
         return (connection, recipient, challenge)
@@ -100,7 +110,7 @@ public struct PasswordlessLogin: Sendable {
             user.updatedAt = now
         }
         await coordinator.audit(
-            "address_verified", user: updated.userID,
+            .addressVerified, user: updated.userID,
             detail: "\(connection.name): removed \(passkeys) passkey(s) and \(deviceKeys) device key(s) and revoked every "
                 + "token issued before verification")
         return updated

@@ -21,25 +21,20 @@ public struct MagicLinkConfirmation: Sendable {
     }
 }
 
-/// Completes a magic link: consumes it and redirects to the application's callback with an
-/// authorization code, or with an OAuth error. Only an unknown client or a callback URL the
-/// application does not allow stops the redirect (RFC 6749 §4.1.2.1: never redirect to an
-/// unverified URI).
-public struct MagicLinkRedirect: Sendable {
+/// The logins that end in a browser redirect to the application's callback with an
+/// authorization code: a magic link, and the hosted `/authorize` page's code and passkey
+/// sign-ins. Only an unknown client or a callback URL the application does not allow stops
+/// the redirect (RFC 6749 §4.1.2.1: never redirect to an unverified URI).
+public struct RedirectLogin: Sendable {
+    let applications: any ApplicationRepository
     let passwordless: PasswordlessLogin
-    let tokens: TokenService
     let passkeys: PasskeyLogin
-
-    /// Creates the service.
-    public init(passwordless: PasswordlessLogin, tokens: TokenService, passkeys: PasskeyLogin) {
-        self.passwordless = passwordless
-        self.tokens = tokens
-        self.passkeys = passkeys
-    }
+    let tokens: TokenService
+    let coordinator: LoginCoordinator
 
     /// The application and callback the link names, checked; throws a 400 when either is bad.
     public func target(clientID: String?, redirectURI: String?) async throws -> (Application, String) {
-        guard let clientID, let application = try await passwordless.storage.application(clientID: clientID) else {
+        guard let clientID, let application = try await applications.application(clientID: clientID) else {
             throw SesameError.invalidRequest("The link names an unknown application.")
         }
         guard let redirectURI, application.allowsCallback(redirectURI) else {
@@ -53,7 +48,7 @@ public struct MagicLinkRedirect: Sendable {
     public func confirm(_ confirmation: MagicLinkConfirmation) async throws -> String {
         let (_, redirectURI) = try await target(clientID: confirmation.clientID, redirectURI: confirmation.redirectURI)
         do {
-            return try await complete(confirmation, method: "magic_link")
+            return try await complete(confirmation, method: .magicLink)
         } catch let error as SesameError {
             return errorRedirect(error, redirectURI: redirectURI, state: confirmation.parameters.state)
         }
@@ -61,7 +56,7 @@ public struct MagicLinkRedirect: Sendable {
 
     /// Consumes the secret and returns the callback URL with an authorization code.
     /// - Throws: the ``SesameError`` that refused it (the hosted login page shows it).
-    public func complete(_ confirmation: MagicLinkConfirmation, method: String) async throws -> String {
+    public func complete(_ confirmation: MagicLinkConfirmation, method: LoginMethod) async throws -> String {
         let (application, redirectURI) = try await target(clientID: confirmation.clientID, redirectURI: confirmation.redirectURI)
         try checkParameters(confirmation.parameters)
         let candidate = try await passwordless.consume(confirmation.credentials, clientID: application.clientID)
@@ -82,16 +77,16 @@ public struct MagicLinkRedirect: Sendable {
         let candidate = try await passkeys.verifiedUser(
             authSession: authSession, response: response, clientID: application.clientID, ip: ip)
         return try await callback(
-            candidate, method: "hosted_passkey", application: application, redirectURI: redirectURI, parameters: parameters,
+            candidate, method: .hostedPasskey, application: application, redirectURI: redirectURI, parameters: parameters,
             ip: ip)
     }
 
     /// Records the login and returns the callback URL with a fresh authorization code.
     private func callback(
-        _ candidate: User, method: String, application: Application, redirectURI: String, parameters: AuthorizeParameters,
+        _ candidate: User, method: LoginMethod, application: Application, redirectURI: String, parameters: AuthorizeParameters,
         ip: String?
     ) async throws -> String {
-        let user = try await passwordless.coordinator.recordLogin(
+        let user = try await coordinator.recordLogin(
             candidate, method: method, clientID: application.clientID, ip: ip)
         let code = try await tokens.issueAuthorizationCode(
             user: user, application: application, redirectURI: redirectURI, parameters: parameters)
@@ -100,14 +95,15 @@ public struct MagicLinkRedirect: Sendable {
 
     /// The callback URL carrying `error` as an OAuth error response (RFC 6749 §4.1.2.1).
     public func errorRedirect(_ error: SesameError, redirectURI: String, state: String?) -> String {
-        let code = error.code == "invalid_grant" || error.code == "unauthorized" ? "access_denied" : error.code
-        return Self.append(to: redirectURI, [("error", code), ("error_description", error.message), ("state", state)])
+        // RFC 6749 §4.1.2.1 has no code for a refused credential or user: the user denied access.
+        let code: SesameError.Code = [.invalidGrant, .unauthorized].contains(error.code) ? .accessDenied : error.code
+        return Self.append(to: redirectURI, [("error", code.rawValue), ("error_description", error.message), ("state", state)])
     }
 
     /// Checks `response_type` and the PKCE method before anything is spent.
     public func checkParameters(_ parameters: AuthorizeParameters) throws {
         if let type = parameters.responseType, type != "code" {
-            throw SesameError(.badRequest, "unsupported_response_type", "Only response_type=code is supported.")
+            throw SesameError(.badRequest, .unsupportedResponseType, "Only response_type=code is supported.")
         }
         if parameters.codeChallenge != nil, parameters.codeChallengeMethod != "S256" {
             throw SesameError.invalidRequest("code_challenge_method must be S256.")

@@ -1,0 +1,39 @@
+/// How a person signed in, as the audit log records it.
+public enum LoginMethod: String, Sendable, CaseIterable {
+    /// A one-time code at the token endpoint.
+    case otp
+    /// A one-time code at Auth0's legacy `/oauth/ro`.
+    case otpLegacy = "otp_legacy"
+    /// A magic link confirmed in the browser.
+    case magicLink = "magic_link"
+    /// A one-time code on the hosted `/authorize` page.
+    case hostedOTP = "hosted_otp"
+    /// A passkey on the hosted `/authorize` page.
+    case hostedPasskey = "hosted_passkey"
+    /// A passkey through the native Passkey API (webauthn grant).
+    case passkey
+    /// A device key with the JWT-bearer grant.
+    case deviceKey = "device_key"
+    /// A device key through TouchIDAuth's `/oauth/ro` form.
+    case deviceKeyLegacy = "device_key_legacy"
+}
+
+/// What an audit event records; the raw value is what is stored and listed.
+public enum AuditEventType: String, Sendable, CaseIterable {
+    case login
+    case loginRefused = "login_refused"
+    case otpFailed = "otp_failed"
+    case otpFailureBudgetExhausted = "otp_failure_budget_exhausted"
+    case addressVerified = "address_verified"
+    case passkeyRegistered = "passkey_registered"
+    case passkeyFailed = "passkey_failed"
+    case passkeyDeleted = "passkey_deleted"
+    case deviceCredentialRegistered = "device_credential_registered"
+    case deviceCredentialDeleted = "device_credential_deleted"
+    case deviceKeyRefused = "device_key_refused"
+    case refreshTokenReuse = "refresh_token_reuse"
+    case refreshTokenRetry = "refresh_token_retry"
+    case userBlocked = "user_blocked"
+    case userUnblocked = "user_unblocked"
+    case userDeleted = "user_deleted"
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+import SesameCore
+
+extension Request {
+    /// The client's credentials: `client_id` and `client_secret` from the body, or HTTP Basic
+    /// (RFC 6749 §2.3.1) for what the body leaves out.
+    func clientCredentials(_ body: RequestParameters) throws -> (id: String?, secret: String?) {
+        var clientID = try body.string("client_id")
+        var secret = try body.string("client_secret")
+        if let basic = BasicCredentials(headers[.authorization]) {
+            clientID = clientID ?? basic.user
+            secret = secret ?? basic.password
+        }
+        return (clientID, secret)
+    }
+}
+
+extension ClientAuthenticator {
+    /// The application the request's client credentials authenticate.
+    /// - Throws: 401 `invalid_client` as ``authenticate(clientID:clientSecret:)``.
+    func authenticate(_ request: Request, _ body: RequestParameters) async throws -> SesameCore.Application {
+        let (clientID, secret) = try request.clientCredentials(body)
+        return try await authenticate(clientID: clientID, clientSecret: secret)
+    }
+}
+
+/// `Authorization: Basic base64(urlencode(id):urlencode(secret))`.
+struct BasicCredentials {
+    let user: String
+    let password: String
+
+    init?(_ header: String?) {
+        guard let header, header.lowercased().hasPrefix("basic "),
+            let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        user = String(text[..<colon]).removingPercentEncoding ?? String(text[..<colon])
+        let rest = String(text[text.index(after: colon)...])
+        password = rest.removingPercentEncoding ?? rest
+    }
+}

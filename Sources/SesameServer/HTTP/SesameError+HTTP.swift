@@ -1,0 +1,44 @@
+import HTTPTypes
+import Hummingbird
+import SesameAPI
+import SesameCore
+
+/// A ``SesameError`` renders itself: Auth0's `{error, error_description}` body, its status,
+/// rate-limit headers on a 429 and, for bearer-token failures, `WWW-Authenticate`.
+extension SesameError: HTTPResponseError {
+    public var status: HTTPResponse.Status {
+        switch kind {
+        case .badRequest: .badRequest
+        case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .payloadTooLarge: .contentTooLarge
+        case .tooManyRequests: .tooManyRequests
+        case .internalError: .internalServerError
+        case .unavailable: .serviceUnavailable
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        response
+    }
+
+    /// The response, without a request (errors raised outside a route).
+    var response: Response {
+        var response =
+            (try? Responses.json(ErrorBody(error: code.rawValue, errorDescription: message), status: status))
+            ?? Response(status: .internalServerError)
+        if let limit = rateLimit { response.headers.setRateLimit(limit) }
+        if let challenge = bearerChallenge { response.headers[.wwwAuthenticate] = challenge }
+        return response
+    }
+
+    /// RFC 6750 §3 (and RFC 9470 for a login that is too old): how to get a token that works.
+    private var bearerChallenge: String? {
+        switch code {
+        case .invalidToken, .insufficientScope, .insufficientUserAuthentication: "Bearer error=\"\(code.rawValue)\""
+        default: nil
+        }
+    }
+}
