@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "sesame", targets: ["sesame"]),
         .executable(name: "sesame-bench", targets: ["sesame-bench"]),
+        .executable(name: "sesame-fuzz", targets: ["sesame-fuzz"]),
         .library(name: "SesameCore", targets: ["SesameCore"]),
         .library(name: "SesameAPI", targets: ["SesameAPI"]),
         .library(name: "SesameWebAuthn", targets: ["SesameWebAuthn"]),
@@ -62,6 +63,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -76,11 +78,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "SesameStorageConformance",
             dependencies: ["SesameCore"],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -93,9 +97,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "SesameAPI", swiftSettings: swiftSettings),
+        .target(name: "SesameAPI", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "SesameServer",
             dependencies: [
@@ -107,6 +112,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -116,9 +122,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "sesame", dependencies: ["SesameCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
+        .executableTarget(name: "sesame", dependencies: ["SesameCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")], exclude: ["README.md"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "sesame-bench",
             dependencies: [
@@ -129,6 +136,13 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        // libFuzzer targets for the parsers (docs/fuzzing.md); scripts/fuzz builds them with -DFUZZING.
+        .executableTarget(
+            name: "sesame-fuzz",
+            dependencies: ["SesameWebAuthn", "SesameCore", "SesameDelivery", "SesameServer"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -155,7 +169,8 @@ let package = Package(
         .testTarget(
             name: "SesameCoreTests",
             dependencies: [
-                "SesameCore", .product(name: "Crypto", package: "swift-crypto"),
+                "SesameCore", "SesameStorageSQL", "SesameStorageConformance", "SesameWebAuthn", "SesameWebAuthnTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -12,10 +12,26 @@ enum UserChecks {
             let updated = try await store.updateUser(id: user.id) { $0.blocked = true; $0.name = "Ana" }
             try await expect(updated.blocked && updated.name == "Ana", "update returns the new value")
             try await expect(try await store.user(id: user.id)?.blocked == true, "update is stored")
-            try await store.deleteUser(id: user.id)
+            try await store.deleteUser(id: user.id, at: clock.now())
             try await expect(try await store.user(id: user.id) == nil, "delete removes the user")
-            try await expectStorageError(.notFound()) { try await store.deleteUser(id: user.id) }
+            try await expectStorageError(.notFound()) { try await store.deleteUser(id: user.id, at: clock.now()) }
             try await expectStorageError(.notFound()) { _ = try await store.updateUser(id: user.id) { _ in } }
+        },
+        ConformanceCheck("users: blocking and deleting revoke refresh tokens with the same write") { store, clock in
+            let now = clock.now()
+            let user = Fixture.user(id: "abc", at: now)
+            try await store.createUser(user)
+            try await store.createRefreshToken(Fixture.refreshToken(family: "f1", hash: 1, at: now))
+            let blocked = try await store.setUserBlocked(id: user.id, true, at: now)
+            try await expect(blocked.blocked && blocked.updatedAt == now, "blocking returns the blocked user")
+            try await expect(try await store.isRefreshFamilyRevoked("f1"), "blocking revokes the user's refresh tokens")
+            try await store.createRefreshToken(Fixture.refreshToken(family: "f2", hash: 2, at: now))
+            let unblocked = try await store.setUserBlocked(id: user.id, false, at: now)
+            try await expect(!unblocked.blocked, "unblocking")
+            try await expect(!(try await store.isRefreshFamilyRevoked("f2")), "unblocking revokes nothing")
+            try await store.deleteUser(id: user.id, at: now)
+            try await expect(try await store.isRefreshFamilyRevoked("f2"), "deleting revokes the user's refresh tokens")
+            try await expectStorageError(.notFound()) { _ = try await store.setUserBlocked(id: user.id, true, at: now) }
         },
         ConformanceCheck("users: duplicate identifier is alreadyExists") { store, clock in
             try await store.createUser(Fixture.user(at: clock.now()))

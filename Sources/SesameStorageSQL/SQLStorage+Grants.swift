@@ -119,11 +119,13 @@ extension SQLStorage: GrantRepository {
     }
 
     public func revokeRefreshTokens(userID: String, at: Date) async throws {
-        try await executor.write { db in
-            try await db.raw(
-                "UPDATE refresh_tokens SET revoked_at = \(bind: at.sqlValue) WHERE user_id = \(bind: userID) AND revoked_at IS NULL"
-            ).run()
-        }
+        try await executor.write { db in try await Self.revokeRefreshTokens(userID: userID, at: at, db: db) }
+    }
+
+    static func revokeRefreshTokens(userID: String, at: Date, db: any SQLDatabase) async throws {
+        try await db.raw(
+            "UPDATE refresh_tokens SET revoked_at = \(bind: at.sqlValue) WHERE user_id = \(bind: userID) AND revoked_at IS NULL"
+        ).run()
     }
 
     /// The family of a token that was already rotated or revoked: presenting it is reuse.

@@ -61,11 +61,27 @@ extension SQLStorage: UserRepository {
         }
     }
 
-    public func deleteUser(id: String) async throws {
-        let deleted = try await executor.write { db in
-            try await db.raw("DELETE FROM users WHERE id = \(bind: id) RETURNING id").all().count
+    public func deleteUser(id: String, at: Date) async throws {
+        try await executor.transaction { db in
+            guard let row = try await db.raw("DELETE FROM users WHERE id = \(bind: id) RETURNING connection").first() else {
+                throw StorageError.notFound("user \(id)")
+            }
+            try await Self.revokeRefreshTokens(userID: "\(try row.string("connection"))|\(id)", at: at, db: db)
         }
-        if deleted == 0 { throw StorageError.notFound("user \(id)") }
+    }
+
+    public func setUserBlocked(id: String, _ blocked: Bool, at: Date) async throws -> User {
+        try await executor.transaction { db in
+            guard let row = try await db.raw(
+                """
+                UPDATE users SET blocked = \(bind: blocked.sqlValue), updated_at = \(bind: at.sqlValue)
+                WHERE id = \(bind: id) RETURNING \(unsafeRaw: Self.userColumns)
+                """
+            ).first() else { throw StorageError.notFound("user \(id)") }
+            let user = try Self.user(from: row)
+            if blocked { try await Self.revokeRefreshTokens(userID: user.userID, at: at, db: db) }
+            return user
+        }
     }
 
     public func recordLogin(_ newUser: User, at: Date) async throws -> User {

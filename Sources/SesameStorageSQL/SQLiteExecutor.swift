@@ -8,7 +8,7 @@ import SQLiteNIO
 import SesameCore
 import Synchronization
 
-/// SQLite as docs/stack-notes.md §5 prescribes: one writer connection whose jobs run one
+/// SQLite as docs/design.md ("Storage rules") describes: one writer connection whose jobs run one
 /// batch at a time in `BEGIN IMMEDIATE` transactions (``GroupCommitWriter``), separate reader
 /// connections, WAL, and SQLite's own thread pools (the shared 2-thread pool deadlocks when
 /// callers wait on each other).

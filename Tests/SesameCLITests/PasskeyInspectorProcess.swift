@@ -74,7 +74,7 @@ enum PasskeyCorpus {
     }
 }
 
-/// One corpus case translated into `sesame passkey` flags (schema: docs/webauthn.md §2).
+/// One corpus case translated into `sesame passkey` flags (the case schema: ``ConformanceCase``).
 struct InspectorCase: Sendable {
     let name: String
     let isRegistration: Bool

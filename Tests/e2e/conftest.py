@@ -8,7 +8,10 @@ Configure the server per test with the ``sesame_env`` marker::
     @pytest.mark.sesame_env(SESAME_RATE_LIMIT_START_PER_RECIPIENT="2")
     def test_something(sesame): ...
 
-or start extra servers with the ``sesame_factory`` fixture.
+or start extra servers with the ``sesame_factory`` fixture. The other fixtures: ``helper``
+(a local SMTP server or Twilio endpoint), ``database_url`` (an empty PostgreSQL database) and
+``pair`` (two instances sharing one). What tests do with a server (start a code, exchange it,
+refresh, read a code from a mail) is in ``flows.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ import atexit
 import json
 import os
 import re
+import socket
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -27,6 +32,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import requests
+
+from flows import SHARED_ISSUER
 
 HERE = Path(__file__).resolve().parent
 # Not resolve()d: .build/debug is a symlink that a rebuild may repoint.
@@ -128,6 +135,7 @@ class SesameServer:
         raise AssertionError(f"no outbox message for {recipient}")
 
     def last_code(self, recipient: str) -> str:
+        """The code of the newest outbox message sent to ``recipient``."""
         return self.last_message(recipient)["code"]
 
     def apps(self) -> list:
@@ -263,6 +271,60 @@ def database_url() -> str:
          f"CREATE DATABASE {name} OWNER {parts.username}"],
         check=True, capture_output=True)
     return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@pytest.fixture
+def pair(sesame_factory, database_url):
+    """Two servers on one new PostgreSQL database with the same issuer, as behind a load
+    balancer: ``a, b = pair``."""
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": SHARED_ISSUER}
+    first = sesame_factory(env=env, name="a")
+    second = sesame_factory(env=env, name="b")
+    return first, second
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen) -> None:
+    """Waits until something accepts connections on ``port``; fails if ``process`` exits."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"helper exited with {process.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(f"nothing listening on {port}")
+
+
+@pytest.fixture
+def helper():
+    """Starts a helper script of this directory on a free port and returns the port:
+    ``helper("smtp_sink.py", "--out", str(path))`` (a mail server that appends each mail to
+    a JSON-lines file) or ``helper("twilio_mock.py", "--log", …)`` (Twilio's Messages API).
+    Read what they received with ``flows.read_jsonl``. Every helper is stopped at teardown."""
+    processes = []
+
+    def start(script: str, *args: str) -> int:
+        port = free_port()
+        process = subprocess.Popen(
+            [sys.executable, str(HERE / script), "--port", str(port), *args],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        processes.append(process)
+        wait_for_port(port, process)
+        return port
+
+    yield start
+    for process in processes:
+        process.terminate()
+        process.wait(timeout=10)
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from auth0.authentication import GetToken, Passwordless, RevokeToken, Users
 from auth0.authentication.exceptions import Auth0Error, RateLimitError, TokenValidationError
 from auth0.authentication.token_verifier import AsymmetricSignatureVerifier, TokenVerifier
 
-OTP_GRANT = "http://auth0.com/oauth/grant-type/passwordless/otp"
-FULL_SCOPE = "openid profile email offline_access"
+from flows import FULL_SCOPE, OTP_GRANT
+
 WRONG_EMAIL = "Wrong email or verification code."
 WRONG_PHONE = "Wrong phone number or verification code."
 BAD_REFRESH = "Unknown or invalid refresh token."
@@ -44,8 +44,9 @@ def verifier(sesame, audience=None) -> TokenVerifier:
     )
 
 
-def email_login(sesame, email, scope=FULL_SCOPE, client_id=None, client_secret=None):
-    """Passwordless.email(send="code") -> outbox -> GetToken.passwordless_login;
+def sdk_sign_in(sesame, email, scope=FULL_SCOPE, client_id=None, client_secret=None):
+    """flows.sign_in as an app does it through the SDK:
+    Passwordless.email(send="code") -> outbox -> GetToken.passwordless_login;
     the ID token is checked with TokenVerifier before the tokens are returned."""
     clients = sdk(sesame, client_id, client_secret)
     clients["passwordless"].email(email, send="code")
@@ -263,7 +264,7 @@ def test_refresh_token_with_sdk_default_empty_scope(sesame):
     """GetToken.refresh_token sends scope="" by default; the server treats it as
     "not provided", keeps the original scope, rotates the refresh token and
     returns a new verifiable ID token for the same user."""
-    first = email_login(sesame, "refresh@example.com")
+    first = sdk_sign_in(sesame, "refresh@example.com")
     first_claims = verifier(sesame).verify(first["id_token"])
 
     renewed = sdk(sesame)["token"].refresh_token(first["refresh_token"])
@@ -285,7 +286,7 @@ def test_refresh_token_reuse_revokes_family(sesame):
     a rotated token gets the same replacement (a response lost on a mobile network);
     any further presentation fails with 403 invalid_grant and revokes the whole
     family, so the newest token dies too (stops a thief who copied an old one)."""
-    tokens = email_login(sesame, "reuse@example.com")
+    tokens = sdk_sign_in(sesame, "reuse@example.com")
     get_token = sdk(sesame)["token"]
     old = tokens["refresh_token"]
     rotated = get_token.refresh_token(old)
@@ -305,7 +306,7 @@ def test_refresh_token_reuse_revokes_family(sesame):
 def test_userinfo_with_sdk(sesame):
     """Users.userinfo(access_token) returns the profile of the token's user with
     the same `sub` as the ID token; a garbage bearer token gets 401."""
-    tokens = email_login(sesame, "profile@example.com")
+    tokens = sdk_sign_in(sesame, "profile@example.com")
     claims = verifier(sesame).verify(tokens["id_token"])
     users = sdk(sesame)["users"]
 
@@ -325,7 +326,7 @@ def test_revoke_then_refresh_fails(sesame):
     """RevokeToken.revoke_refresh_token succeeds (empty 200), after which the
     refresh token is dead: Auth0Error(403, invalid_grant, "Unknown or invalid
     refresh token.") — logging out really ends the session."""
-    tokens = email_login(sesame, "revoke@example.com")
+    tokens = sdk_sign_in(sesame, "revoke@example.com")
     clients = sdk(sesame)
     clients["revoke"].revoke_refresh_token(tokens["refresh_token"])
     with pytest.raises(Auth0Error) as excinfo:
@@ -343,7 +344,7 @@ def test_blocked_user_loses_refresh_and_gets_no_code(sesame):
     """`sesame admin users block` revokes the user's refresh tokens and access
     tokens, and /passwordless/start sends them no code while still answering 200
     (no account enumeration)."""
-    tokens = email_login(sesame, "blocked@example.com")
+    tokens = sdk_sign_in(sesame, "blocked@example.com")
     user_id = verifier(sesame).verify(tokens["id_token"])["sub"]
     sesame.cli("admin", "users", "block", user_id)
     clients = sdk(sesame)
@@ -385,7 +386,7 @@ def test_nonce_is_echoed_and_checked_by_token_verifier(sesame):
 def test_id_token_is_rejected_for_another_audience(sesame):
     """An ID token issued to the default app does not verify for another client
     id (stops replaying one app's ID token at another app)."""
-    tokens = email_login(sesame, "aud@example.com", scope="openid")
+    tokens = sdk_sign_in(sesame, "aud@example.com", scope="openid")
     other = sesame.cli_json("admin", "apps", "create", "--name", "Other", "--type", "native")
     with pytest.raises(TokenValidationError):
         verifier(sesame, audience=other["client_id"]).verify(tokens["id_token"])
@@ -434,7 +435,7 @@ def test_confidential_app_with_secret(sesame, regular_app):
     the SDK when the SDK is given its client_secret: start, login, ID token
     verification (aud = that app), refresh and revoke."""
     cid, secret = regular_app["client_id"], regular_app["client_secret"]
-    tokens = email_login(sesame, "web@example.com", client_id=cid, client_secret=secret)
+    tokens = sdk_sign_in(sesame, "web@example.com", client_id=cid, client_secret=secret)
     claims = verifier(sesame, audience=cid).verify(tokens["id_token"])
     assert claims["aud"] == cid
 

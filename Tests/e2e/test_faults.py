@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from test_delivery import helper, mail_code  # noqa: F401  (helper is a fixture)
-from test_postgres_instances import BASE_URL, CONTROL, ISSUER, OTP_GRANT, exchange, refresh
+from flows import (OTP_GRANT, POSTGRES_CONTROL, SHARED_ISSUER, code_in_mail, exchange_code, refresh, requires_postgres,
+                   requires_postgres_control)
 
 WORKERS = 8
 DEADLINE = 2  # SESAME_DATABASE_TIMEOUT for these servers
@@ -63,7 +63,7 @@ class Mailbox:
         for line in complete.decode().splitlines():
             if line.strip():
                 mail = json.loads(line)
-                self.codes[mail["rcpt_tos"][0]] = mail_code(mail)
+                self.codes[mail["rcpt_tos"][0]] = code_in_mail(mail)
 
 
 @dataclass
@@ -182,21 +182,22 @@ def assert_nothing_acknowledged_was_lost(server, outcome: Outcome):
     assert outcome.logins > 0, "the load signed nobody in"
 
     for email, code in outcome.unexchanged:
-        assert exchange(server, email, code, timeout=30).status_code == 200, f"the acknowledged code for {email} was lost"
+        assert exchange_code(server, email, code, timeout=30).status_code == 200, \
+            f"the acknowledged code for {email} was lost"
     for email, code in outcome.ambiguous:
-        assert exchange(server, email, code, timeout=30).status_code in (200, 403)
+        assert exchange_code(server, email, code, timeout=30).status_code in (200, 403)
     for token in outcome.refresh_tokens:
         response = refresh(server, token, timeout=30)
         assert response.status_code == 200, f"an acknowledged refresh token was lost: {response.text}"
 
 
 @pytest.fixture
-def mail(helper, tmp_path):  # noqa: F811
+def mail(helper, tmp_path):
     path = tmp_path / "mail.jsonl"
     port = helper("smtp_sink.py", "--out", str(path))
     env = {"SESAME_EMAIL_PROVIDER": "smtp", "SESAME_EMAIL_SMTP_HOST": "127.0.0.1",
            "SESAME_EMAIL_SMTP_PORT": str(port), "SESAME_EMAIL_SMTP_SECURITY": "none",
-           "SESAME_RATE_LIMIT_START_PER_IP": "100000000", "SESAME_ISSUER": ISSUER}
+           "SESAME_RATE_LIMIT_START_PER_IP": "100000000", "SESAME_ISSUER": SHARED_ISSUER}
     return Mailbox(path), env
 
 
@@ -205,17 +206,17 @@ def kill_9(server):
     server.process.wait(timeout=10)
 
 
-@pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
-@pytest.mark.skipif(not CONTROL, reason="the PostgreSQL server is not ours to restart")
+@requires_postgres
+@requires_postgres_control
 def test_a_database_restart_under_load_fails_fast_and_loses_nothing(sesame_factory, database_url, mail):
     mailbox, env = mail
     env = {**env, "SESAME_DATABASE_URL": database_url, "SESAME_DATABASE_TIMEOUT": str(DEADLINE)}
     servers = [sesame_factory(env=env, name="a"), sesame_factory(env=env, name="b")]
 
     def restart():
-        subprocess.run(["bash", CONTROL, "pause"], check=True, capture_output=True)
+        subprocess.run(["bash", POSTGRES_CONTROL, "pause"], check=True, capture_output=True)
         time.sleep(2)
-        subprocess.run(["bash", CONTROL, "resume"], check=True, capture_output=True)
+        subprocess.run(["bash", POSTGRES_CONTROL, "resume"], check=True, capture_output=True)
 
     outcome = under_load(servers, mailbox, restart, after=4.0)
     assert outcome.failures, "the restart went unnoticed: was the database really down?"
@@ -224,7 +225,7 @@ def test_a_database_restart_under_load_fails_fast_and_loses_nothing(sesame_facto
     assert_nothing_acknowledged_was_lost(servers[1], outcome)
 
 
-@pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
+@requires_postgres
 def test_kill_9_of_one_instance_under_load_loses_nothing(sesame_factory, database_url, mail):
     mailbox, env = mail
     env = {**env, "SESAME_DATABASE_URL": database_url, "SESAME_DATABASE_TIMEOUT": str(DEADLINE)}

@@ -9,15 +9,12 @@ role may create databases (scripts/test starts one); each test gets a database o
 from __future__ import annotations
 
 import json
-import os
 
-import pytest
 import requests
 
-from test_postgres_instances import refresh, sign_in
+from flows import refresh, requires_postgres, sign_in
 
-BASE_URL = os.environ.get("SESAME_TEST_POSTGRES_URL")
-pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
+pytestmark = requires_postgres
 # The same issuer before and after: tokens name it.
 ISSUER = "https://login.example.test/"
 

@@ -18,7 +18,8 @@ import requests
 from joserfc import jwt
 from joserfc.jwk import KeySet, RSAKey
 
-OTP_GRANT = "http://auth0.com/oauth/grant-type/passwordless/otp"
+from flows import FULL_SCOPE, OTP_GRANT, exchange_code, sign_in, start_code, userinfo
+
 API = "https://api.example.com"
 PRIVATE_RSA_MEMBERS = {"d", "p", "q", "dp", "dq", "qi", "oth"}
 
@@ -56,30 +57,6 @@ def key_set(sesame) -> KeySet:
     return KeySet.import_key_set(jwks(sesame))
 
 
-def login(sesame, email, scope="openid profile email offline_access", **extra) -> dict:
-    """Passwordless email-code login with raw HTTP; returns the token response."""
-    start = requests.post(
-        sesame.url("/passwordless/start"),
-        json={"client_id": sesame.client_id, "connection": "email", "email": email, "send": "code"},
-        timeout=10,
-    )
-    assert start.status_code == 200, start.text
-    response = requests.post(
-        sesame.url("/oauth/token"),
-        json={
-            "grant_type": OTP_GRANT, "client_id": sesame.client_id, "realm": "email",
-            "username": email, "otp": sesame.last_code(email), "scope": scope, **extra,
-        },
-        timeout=10,
-    )
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
-def userinfo(sesame, token: str) -> requests.Response:
-    return requests.get(sesame.url("/userinfo"), headers={"Authorization": f"Bearer {token}"}, timeout=10)
-
-
 def assert_invalid_token(response: requests.Response):
     assert response.status_code == 401, response.text
     assert response.json()["error"] == "invalid_token"
@@ -97,7 +74,7 @@ def verify_jwt(sesame, token: str):
 
 def api_access_token(sesame, email) -> tuple[dict, dict]:
     """Log in for the API audience; return (token response, verified access-token claims)."""
-    tokens = login(sesame, email, audience=API)
+    tokens = sign_in(sesame, email, scope=FULL_SCOPE, audience=API)
     return tokens, verify_jwt(sesame, tokens["access_token"]).claims
 
 
@@ -154,7 +131,7 @@ def test_explicit_issuer_is_normalised_and_used_everywhere(sesame):
     assert doc["issuer"] == "https://login.example.test/"
     assert doc["jwks_uri"] == "https://login.example.test/.well-known/jwks.json"
     assert doc["token_endpoint"] == "https://login.example.test/oauth/token"
-    claims = verify_jwt(sesame, login(sesame, "iss@example.com")["id_token"]).claims
+    claims = verify_jwt(sesame, sign_in(sesame, "iss@example.com", scope=FULL_SCOPE)["id_token"]).claims
     assert claims["iss"] == "https://login.example.test/"
 
 
@@ -185,7 +162,7 @@ def test_id_token_signature_and_claims(sesame):
     verifies with joserfc and its claims follow OIDC Core §2: iss exactly the
     issuer, aud the client_id, integer iat/exp with exp > iat, a sub, and the
     nonce that was sent."""
-    tokens = login(sesame, "jose@example.com", nonce="jose-nonce-1")
+    tokens = sign_in(sesame, "jose@example.com", scope=FULL_SCOPE, nonce="jose-nonce-1")
     token = verify_jwt(sesame, tokens["id_token"])
     assert token.header["alg"] == "RS256"
 
@@ -217,7 +194,7 @@ def test_id_token_signature_and_claims(sesame):
 def test_id_token_is_not_an_access_token(sesame):
     """/userinfo refuses an ID token presented as a bearer token (token
     confusion: ID tokens are for the client, not for APIs)."""
-    tokens = login(sesame, "confuse@example.com")
+    tokens = sign_in(sesame, "confuse@example.com", scope=FULL_SCOPE)
     assert_invalid_token(userinfo(sesame, tokens["id_token"]))
 
 
@@ -268,18 +245,9 @@ def test_unknown_audience_is_refused(sesame):
     """An audience that is not a configured API is refused like Auth0 does
     (403 access_denied "Service not found: <aud>") instead of minting a token
     for an arbitrary resource server."""
-    requests.post(
-        sesame.url("/passwordless/start"),
-        json={"client_id": sesame.client_id, "connection": "email", "email": "aud@example.com", "send": "code"},
-        timeout=10,
-    )
-    response = requests.post(
-        sesame.url("/oauth/token"),
-        json={"grant_type": OTP_GRANT, "client_id": sesame.client_id, "realm": "email",
-              "username": "aud@example.com", "otp": sesame.last_code("aud@example.com"),
-              "scope": "openid", "audience": "https://evil.example.com"},
-        timeout=10,
-    )
+    start_code(sesame, "aud@example.com")
+    response = exchange_code(sesame, "aud@example.com", sesame.last_code("aud@example.com"),
+                             audience="https://evil.example.com")
     assert response.status_code == 403, response.text
     assert response.json() == {"error": "access_denied",
                                "error_description": "Service not found: https://evil.example.com"}
@@ -350,7 +318,7 @@ def test_token_from_another_sesame_instance_is_rejected(sesame, sesame_factory):
     keys, same audience, same default issuer form) is refused: trust is rooted in this
     server's keys, not in claims."""
     other = sesame_factory(env={"SESAME_AUDIENCES": API}, name="other-sesame")
-    tokens = login(other, "stranger@example.com", audience=API)
+    tokens = sign_in(other, "stranger@example.com", scope=FULL_SCOPE, audience=API)
     assert userinfo(other, tokens["access_token"]).status_code == 200
     assert_invalid_token(userinfo(sesame, tokens["access_token"]))
 

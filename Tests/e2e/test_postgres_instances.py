@@ -13,45 +13,15 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
 import requests
 from joserfc import jwt
 from joserfc.jwk import KeySet
 
 from conftest import sesame_binary
-from test_delivery import helper, mail_code, read_jsonl  # noqa: F401  (helper is a fixture)
+from flows import (POSTGRES_CONTROL, SHARED_ISSUER, code_in_mail, exchange_code, read_jsonl, refresh, requires_postgres,
+                   requires_postgres_control, sign_in, start_code, userinfo)
 
-BASE_URL = os.environ.get("SESAME_TEST_POSTGRES_URL")
-pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
-OTP_GRANT = "http://auth0.com/oauth/grant-type/passwordless/otp"
-ISSUER = "https://login.example.test/"
-
-
-@pytest.fixture
-def pair(sesame_factory, database_url):
-    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER}
-    first = sesame_factory(env=env, name="a")
-    second = sesame_factory(env=env, name="b")
-    return first, second
-
-
-def start(server, email):
-    return requests.post(server.url("/passwordless/start"), json={
-        "client_id": server.client_id, "connection": "email", "email": email, "send": "code"}, timeout=10)
-
-
-def exchange(server, email, code, scope="openid", timeout=10):
-    return requests.post(server.url("/oauth/token"), json={
-        "grant_type": OTP_GRANT, "client_id": server.client_id, "realm": "email", "username": email,
-        "otp": code, "scope": scope}, timeout=timeout)
-
-
-def sign_in(server, email: str, scope: str = "openid") -> dict:
-    """A complete email-code login on one server (code read from its console outbox)."""
-    assert start(server, email).status_code == 200
-    response = exchange(server, email, server.last_code(email), scope=scope)
-    assert response.status_code == 200, response.text
-    return response.json()
+pytestmark = requires_postgres
 
 
 def test_both_instances_share_the_application_and_keys(pair):
@@ -64,59 +34,57 @@ def test_both_instances_share_the_application_and_keys(pair):
 
 def test_a_code_started_on_one_instance_finishes_on_the_other(pair):
     a, b = pair
-    assert start(a, "ana@example.com").status_code == 200
-    response = exchange(b, "ana@example.com", a.last_code("ana@example.com"))
+    assert start_code(a, "ana@example.com").status_code == 200
+    response = exchange_code(b, "ana@example.com", a.last_code("ana@example.com"))
     assert response.status_code == 200, response.text
-    assert requests.get(a.url("/userinfo"), timeout=10,
-                        headers={"Authorization": f"Bearer {response.json()['access_token']}"}).status_code == 200
+    assert userinfo(a, response.json()["access_token"]).status_code == 200
 
 
 def test_one_code_used_20_times_across_both_instances_succeeds_once(pair):
     """A replayed code raced over two instances: the database's single-use gate holds."""
     a, b = pair
-    assert start(a, "bob@example.com").status_code == 200
+    assert start_code(a, "bob@example.com").status_code == 200
     code = a.last_code("bob@example.com")
     with ThreadPoolExecutor(max_workers=20) as pool:
-        statuses = list(pool.map(lambda i: exchange((a, b)[i % 2], "bob@example.com", code).status_code, range(20)))
+        statuses = list(pool.map(lambda i: exchange_code((a, b)[i % 2], "bob@example.com", code).status_code,
+                                 range(20)))
     assert statuses.count(200) == 1
     assert statuses.count(403) == 19
 
 
 def test_rate_limits_count_across_instances(sesame_factory, database_url):
-    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER, "SESAME_RATE_LIMIT_START_PER_RECIPIENT": "3"}
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": SHARED_ISSUER,
+           "SESAME_RATE_LIMIT_START_PER_RECIPIENT": "3"}
     a = sesame_factory(env=env, name="a")
     b = sesame_factory(env=env, name="b")
-    statuses = [start((a, b)[i % 2], "eve@example.com").status_code for i in range(5)]
+    statuses = [start_code((a, b)[i % 2], "eve@example.com").status_code for i in range(5)]
     assert statuses == [200, 200, 200, 429, 429]
 
 
 def test_instances_starting_together_on_an_empty_database_set_it_up_once(sesame_factory, database_url):
     """Without the setup lock each would create its own signing key and default application."""
-    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER}
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": SHARED_ISSUER}
     with ThreadPoolExecutor(max_workers=3) as pool:
         servers = list(pool.map(lambda name: sesame_factory(env=env, name=name), ["a", "b", "c"]))
     assert len({server.client_id for server in servers}) == 1
     assert len(servers[0].apps()) == 1
     jwks = [requests.get(server.url("/.well-known/jwks.json"), timeout=10).json() for server in servers]
     assert jwks[0] == jwks[1] == jwks[2] and len(jwks[0]["keys"]) == 1
-    assert start(servers[0], "zoe@example.com").status_code == 200
-    assert exchange(servers[2], "zoe@example.com", servers[0].last_code("zoe@example.com")).status_code == 200
+    assert start_code(servers[0], "zoe@example.com").status_code == 200
+    assert exchange_code(servers[2], "zoe@example.com", servers[0].last_code("zoe@example.com")).status_code == 200
 
 
-CONTROL = os.environ.get("SESAME_TEST_POSTGRES_CONTROL")
-
-
-@pytest.mark.skipif(not CONTROL, reason="the PostgreSQL server is not ours to restart")
+@requires_postgres_control
 def test_a_database_restart_answers_503_fast_and_loses_nothing(sesame_factory, database_url):
     """While PostgreSQL is down requests fail fast with 503; afterwards the instance has
     reconnected by itself and everything acknowledged before is still there."""
-    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER, "SESAME_DATABASE_TIMEOUT": "2"}
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": SHARED_ISSUER, "SESAME_DATABASE_TIMEOUT": "2"}
     server = sesame_factory(env=env, name="a")
-    assert start(server, "ana@example.com").status_code == 200
+    assert start_code(server, "ana@example.com").status_code == 200
     code = server.last_code("ana@example.com")
-    subprocess.run(["bash", CONTROL, "pause"], check=True, capture_output=True)
+    subprocess.run(["bash", POSTGRES_CONTROL, "pause"], check=True, capture_output=True)
     try:
-        down = start(server, "bob@example.com")
+        down = start_code(server, "bob@example.com")
         assert down.status_code == 503, down.text
         assert down.json()["error"] == "temporarily_unavailable"
         assert down.elapsed.total_seconds() < 5
@@ -124,15 +92,10 @@ def test_a_database_restart_answers_503_fast_and_loses_nothing(sesame_factory, d
         health = requests.get(server.url("/health"), timeout=10)
         assert health.status_code == 503 and health.elapsed.total_seconds() < 5
     finally:
-        subprocess.run(["bash", CONTROL, "resume"], check=True, capture_output=True)
+        subprocess.run(["bash", POSTGRES_CONTROL, "resume"], check=True, capture_output=True)
     assert requests.get(server.url("/health"), timeout=10).status_code == 200
-    response = exchange(server, "ana@example.com", code)
+    response = exchange_code(server, "ana@example.com", code)
     assert response.status_code == 200, response.text
-
-
-def refresh(server, token, timeout=10):
-    return requests.post(server.url("/oauth/token"), json={
-        "grant_type": "refresh_token", "client_id": server.client_id, "refresh_token": token}, timeout=timeout)
 
 
 def test_refresh_tokens_rotate_once_across_instances(pair):
@@ -165,18 +128,19 @@ def eventually(condition, timeout=20.0):
 def test_a_key_rotation_reaches_every_instance(sesame_factory, database_url):
     """A key rotated from the command line is published by every instance, then signs on
     every instance; tokens of the old key verify until it is retired, everywhere."""
-    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER, "SESAME_SIGNING_KEYS_REFRESH_INTERVAL": "1"}
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": SHARED_ISSUER,
+           "SESAME_SIGNING_KEYS_REFRESH_INTERVAL": "1"}
     a = sesame_factory(env=env, name="a")
     b = sesame_factory(env=env, name="b")
     [old] = kids(a)
-    assert start(a, "ann@example.com").status_code == 200
-    old_token = exchange(a, "ann@example.com", a.last_code("ann@example.com")).json()["id_token"]
+    assert start_code(a, "ann@example.com").status_code == 200
+    old_token = exchange_code(a, "ann@example.com", a.last_code("ann@example.com")).json()["id_token"]
     new = a.cli_json("admin", "keys", "rotate", "--activate-after", "2")["kid"]
     eventually(lambda: kids(a) == kids(b) == {old, new})
 
     def signed_by(server, email):
-        assert start(server, email).status_code == 200
-        token = exchange(server, email, server.last_code(email)).json()["id_token"]
+        assert start_code(server, email).status_code == 200
+        token = exchange_code(server, email, server.last_code(email)).json()["id_token"]
         return jwt.decode(token, KeySet.import_key_set(requests.get(
             (b if server is a else a).url("/.well-known/jwks.json"), timeout=10).json())).header["kid"]
 
@@ -198,7 +162,7 @@ def test_instances_need_nothing_but_the_database_url(sesame_factory, database_ur
     through the stored SMTP server, and one finishes the other's login."""
     mail_log = tmp_path / "mail.jsonl"
     smtp_port = helper("smtp_sink.py", "--out", str(mail_log))
-    settings = [f"issuer={ISSUER}", "email.provider=smtp", "email.smtp.host=127.0.0.1",
+    settings = [f"issuer={SHARED_ISSUER}", "email.provider=smtp", "email.smtp.host=127.0.0.1",
                 f"email.smtp.port={smtp_port}", "email.smtp.security=none"]
     cli = [str(sesame_binary()), "admin", "settings"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("SESAME_")}
@@ -210,14 +174,15 @@ def test_instances_need_nothing_but_the_database_url(sesame_factory, database_ur
     a = sesame_factory(env={"SESAME_DATABASE_URL": database_url}, name="a")
     b = sesame_factory(env={"SESAME_DATABASE_URL": database_url}, name="b")
     for server in (a, b):
-        assert requests.get(server.url("/.well-known/openid-configuration"), timeout=10).json()["issuer"] == ISSUER
-    assert start(a, "sam@example.com").status_code == 200
+        discovery = requests.get(server.url("/.well-known/openid-configuration"), timeout=10).json()
+        assert discovery["issuer"] == SHARED_ISSUER
+    assert start_code(a, "sam@example.com").status_code == 200
     [mail] = read_jsonl(mail_log, 1)
-    response = exchange(b, "sam@example.com", mail_code(mail))
+    response = exchange_code(b, "sam@example.com", code_in_mail(mail))
     assert response.status_code == 200, response.text
     claims = jwt.decode(response.json()["id_token"], KeySet.import_key_set(
         requests.get(a.url("/.well-known/jwks.json"), timeout=10).json())).claims
-    assert claims["iss"] == ISSUER
+    assert claims["iss"] == SHARED_ISSUER
     listed = json.loads(subprocess.run([*cli, "list", "--json", "--database", database_url], env=env, check=True,
                                        capture_output=True, text=True, timeout=60).stdout)
-    assert listed["issuer"] == ISSUER and listed["email.smtp.port"] == str(smtp_port)
+    assert listed["issuer"] == SHARED_ISSUER and listed["email.smtp.port"] == str(smtp_port)

@@ -7,7 +7,7 @@ same moment, alternating between the instances, and expects exactly one success 
 clean refusals: never two successes, never a 5xx. The last test checks the other side of a
 shared database: a message is delivered once, by the instance that was asked.
 
-Runs when SESAME_TEST_POSTGRES_URL is set (see test_postgres_instances.py).
+Runs when SESAME_TEST_POSTGRES_URL is set (see flows.POSTGRES_URL).
 """
 
 from __future__ import annotations
@@ -22,21 +22,20 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
 import requests
 from joserfc import jwt
 from joserfc.jwk import ECKey
 
+from flows import (SHARED_ISSUER, code_in_mail, exchange_code, read_jsonl, requires_postgres, sign_in, start_code,
+                   userinfo)
 from soft_authenticator import SoftAuthenticator
-from test_delivery import helper, mail_code, read_jsonl  # noqa: F401  (helper is a fixture)
-from test_postgres_instances import BASE_URL, ISSUER, exchange, pair, sign_in, start  # noqa: F401
 
-pytestmark = pytest.mark.skipif(not BASE_URL, reason="SESAME_TEST_POSTGRES_URL is not set")
+pytestmark = requires_postgres
 
 RACERS = 50
 WEBAUTHN_GRANT = "urn:okta:params:oauth:grant-type:webauthn"
 JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer"
-ORIGIN = ISSUER.rstrip("/")  # a browser on the issuer's own pages: the origin passkeys accept
+ORIGIN = SHARED_ISSUER.rstrip("/")  # a browser on the issuer's own pages: the origin passkeys accept
 CALLBACK = "http://localhost:3000/callback"  # the default application's callback URL
 
 
@@ -69,8 +68,7 @@ def assert_one_winner(responses, error: str = "invalid_grant"):
 
 
 def assert_tokens_work(server, tokens: dict) -> None:
-    response = requests.get(server.url("/userinfo"), timeout=10,
-                            headers={"Authorization": f"Bearer {tokens['access_token']}"})
+    response = userinfo(server, tokens["access_token"])
     assert response.status_code == 200, response.text
 
 
@@ -80,9 +78,9 @@ def test_one_email_code_raced_50_times_over_both_instances_signs_in_once(pair):
     """Attack: a code read over the victim's shoulder (or from a mail log) is replayed on every
     instance at once. Guarantee: the database consumes it once; 49 get 403 invalid_grant."""
     a, b = pair
-    assert start(a, "bob@example.com").status_code == 200
+    assert start_code(a, "bob@example.com").status_code == 200
     code = a.last_code("bob@example.com")
-    responses = race((a, b), lambda server: exchange(server, "bob@example.com", code))
+    responses = race((a, b), lambda server: exchange_code(server, "bob@example.com", code))
     assert_tokens_work(b, assert_one_winner(responses))
 
 
@@ -103,7 +101,7 @@ def test_one_magic_link_raced_50_times_over_both_instances_gives_one_authorizati
                        "code_challenge": challenge, "code_challenge_method": "S256"}}, timeout=10)
     assert response.status_code == 200, response.text
     link = a.last_message("lin@example.com")["link"]
-    assert link.startswith(ISSUER + "passwordless/verify_redirect?")
+    assert link.startswith(SHARED_ISSUER + "passwordless/verify_redirect?")
     query = urlsplit(link).query
 
     # Opening the link (a GET, as a mail scanner does) shows a confirm page and spends nothing.
@@ -185,7 +183,7 @@ def test_one_device_key_jwt_raced_50_times_over_both_instances_signs_in_once(pai
 
     now = int(time.time())
     assertion = jwt.encode({"alg": "ES256", "kid": credential["id"]}, {
-        "sub": credential["user_id"], "aud": ISSUER, "iat": now, "exp": now + 60, "jti": uuid.uuid4().hex}, key)
+        "sub": credential["user_id"], "aud": SHARED_ISSUER, "iat": now, "exp": now + 60, "jti": uuid.uuid4().hex}, key)
     responses = race((a, b), lambda server: requests.post(server.url("/oauth/token"), json={
         "grant_type": JWT_BEARER_GRANT, "client_id": server.client_id, "assertion": assertion,
         "scope": "openid"}, timeout=10))
@@ -205,7 +203,7 @@ def test_each_message_is_sent_once_by_two_instances_sharing_the_database(sesame_
     message another instance was asked for, and none is lost. Each mailed code signs in."""
     mail_log = tmp_path / "mail.jsonl"
     smtp_port = helper("smtp_sink.py", "--out", str(mail_log))
-    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": ISSUER,
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": SHARED_ISSUER,
            "SESAME_EMAIL_PROVIDER": "smtp", "SESAME_EMAIL_SMTP_HOST": "127.0.0.1",
            "SESAME_EMAIL_SMTP_PORT": str(smtp_port), "SESAME_EMAIL_SMTP_SECURITY": "none",
            "SESAME_EMAIL_SMTP_FROM": "Example Login <login@example.com>"}
@@ -213,7 +211,7 @@ def test_each_message_is_sent_once_by_two_instances_sharing_the_database(sesame_
     b = sesame_factory(env=env, name="b")
     addresses = [f"user{i:02d}@example.com" for i in range(20)]
     with ThreadPoolExecutor(max_workers=len(addresses)) as pool:
-        responses = list(pool.map(lambda i: start((a, b)[i % 2], addresses[i]), range(len(addresses))))
+        responses = list(pool.map(lambda i: start_code((a, b)[i % 2], addresses[i]), range(len(addresses))))
     assert [r.status_code for r in responses] == [200] * len(addresses), describe(responses)
 
     read_jsonl(mail_log, len(addresses))
@@ -223,7 +221,7 @@ def test_each_message_is_sent_once_by_two_instances_sharing_the_database(sesame_
     assert recipients == Counter(addresses), recipients
     assert a.outbox() == []  # SMTP took every message; nothing fell back to the console outbox
 
-    codes = {mail["rcpt_tos"][0]: mail_code(mail) for mail in mails}
+    codes = {mail["rcpt_tos"][0]: code_in_mail(mail) for mail in mails}
     for i, address in enumerate(addresses):  # finished on the instance that did not send it
-        response = exchange((b, a)[i % 2], address, codes[address])
+        response = exchange_code((b, a)[i % 2], address, codes[address])
         assert response.status_code == 200, (address, response.text)

@@ -39,7 +39,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument var userID: String
 
         func run() async throws {
-            try await setBlocked(true, userID, storage)
+            _ = try await administer(storage) { try await $0.block(userID) }
             print("blocked \(userID)")
         }
     }
@@ -50,7 +50,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument var userID: String
 
         func run() async throws {
-            try await setBlocked(false, userID, storage)
+            _ = try await administer(storage) { try await $0.unblock(userID) }
             print("unblocked \(userID)")
         }
     }
@@ -61,28 +61,25 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument var userID: String
 
         func run() async throws {
-            let user = try await findUser(userID, storage)
-            try await withStorage(storage) { store in
-                try await store.revokeRefreshTokens(userID: user.userID, at: Date())
-                try await store.deleteUser(id: user.id)
-            }
+            try await administer(storage) { try await $0.delete(userID) }
             print("deleted \(userID)")
         }
     }
 }
 
 private func findUser(_ userID: String, _ storage: StorageOptions) async throws -> User {
-    guard let (_, id) = User.parse(userID: userID),
-        let user = try await withStorage(storage, { try await $0.user(id: id) })
-    else { throw CommandFailure("no user \(userID)") }
-    return user
+    try await administer(storage) { try await $0.user(userID) }
 }
 
-private func setBlocked(_ blocked: Bool, _ userID: String, _ storage: StorageOptions) async throws {
-    let user = try await findUser(userID, storage)
-    try await withStorage(storage) { store in
-        _ = try await store.updateUser(id: user.id) { $0.blocked = blocked; $0.updatedAt = Date() }
-        if blocked { try await store.revokeRefreshTokens(userID: user.userID, at: Date()) }
+/// Runs `body` with the Core service for user administration; a refusal becomes a message
+/// and exit status 1.
+private func administer<T: Sendable>(
+    _ storage: StorageOptions, _ body: @escaping @Sendable (UserAdministration) async throws -> T
+) async throws -> T {
+    do {
+        return try await withStorage(storage) { store in try await body(UserAdministration(storage: store)) }
+    } catch let error as SesameError {
+        throw CommandFailure(error.message)
     }
 }
 

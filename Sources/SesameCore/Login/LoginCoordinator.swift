@@ -39,20 +39,9 @@ struct LoginCoordinator: Sendable {
         return try await issuer.issue(for: user, request, authTime: now, now: now)
     }
 
-    /// The longest audit field stored: details quote request input (a JWT's `kid`, say), and
-    /// an unauthenticated caller must not be able to write large rows.
-    static let maxAuditField = 512
-
     /// Appends an audit event; a failure to audit is logged, never fatal to the request.
     func audit(_ type: AuditEventType, user: String? = nil, client: String? = nil, ip: String? = nil, detail: String) async {
-        func bounded(_ text: String?) -> String? { text.map { String($0.prefix(Self.maxAuditField)) } }
-        do {
-            try await storage.recordAudit(
-                AuditEvent(
-                    type: type.rawValue, userID: bounded(user), clientID: bounded(client), ip: bounded(ip),
-                    detail: bounded(detail) ?? "", at: clock.now()))
-        } catch {
-            logger.error("audit write failed", metadata: ["type": "\(type.rawValue)", "error": "\(error)"])
-        }
+        await AuditLog(storage: storage, clock: clock, logger: logger)
+            .record(type, user: user, client: client, ip: ip, detail: detail)
     }
 }

@@ -50,7 +50,7 @@ public struct LoginSettings: Sendable, Equatable {
     /// Device-key login rules (key types, assertion lifetime, clock skew).
     public var deviceKeys = DeviceKeyPolicy()
 
-    /// Creates settings with the defaults of DESIGN.md.
+    /// Creates settings with the defaults docs/design.md explains ("Security defaults").
     public init(issuer: String) {
         self.issuer = issuer.hasSuffix("/") ? issuer : issuer + "/"
     }

@@ -24,7 +24,7 @@ public struct Connection: Sendable, Codable, Equatable {
     /// Stored passkey policy; read it through ``passkeyPolicy``.
     public var passkeys: PasskeyPolicy?
 
-    /// Creates a connection with the security defaults of DESIGN.md.
+    /// Creates a connection with the security defaults docs/design.md explains.
     public init(
         name: String, strategy: ConnectionStrategy, enabled: Bool = true, codeLength: Int = 6,
         codeLifetime: Int = 180, maxAttempts: Int = 3, linkLifetime: Int = 900, disableSignup: Bool = false

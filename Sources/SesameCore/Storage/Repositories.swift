@@ -12,8 +12,11 @@ public protocol UserRepository: Sendable {
     func listUsers(limit: Int, offset: Int) async throws -> [User]
     /// Applies `transform` to the stored user and saves it; throws `.notFound`.
     func updateUser(id: String, _ transform: @escaping @Sendable (inout User) throws -> Void) async throws -> User
-    /// Deletes a user; throws `.notFound`.
-    func deleteUser(id: String) async throws
+    /// Deletes a user and revokes their refresh tokens at `at`, in one transaction; throws `.notFound`.
+    func deleteUser(id: String, at: Date) async throws
+    /// Sets whether a user is blocked; blocking also revokes their refresh tokens, in the same
+    /// transaction, so a blocked user never keeps a live token. Throws `.notFound`.
+    func setUserBlocked(id: String, _ blocked: Bool, at: Date) async throws -> User
     /// Records a successful login in one atomic step: creates `newUser` if no user has its
     /// (connection, identifier), otherwise bumps the existing user's count. Two concurrent
     /// first logins therefore create one user.

@@ -16,7 +16,13 @@ struct RequestParameters: Sendable {
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
         let body = Data(buffer.readableBytesView)
-        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        return try parse(body: body, contentType: request.headers[.contentType], allowForm: allowForm)
+    }
+
+    /// Parses a request body of the given `Content-Type`; kept apart from the request so the
+    /// fuzz harness (``ServerFuzzing``) reaches exactly the code requests do.
+    static func parse(body: Data, contentType: String?, allowForm: Bool) throws -> RequestParameters {
+        let contentType = contentType?.lowercased() ?? ""
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
             guard allowForm else {
                 throw SesameError.invalidRequest("This endpoint accepts JSON only: send Content-Type: application/json.")

@@ -17,7 +17,7 @@ struct CBORLimits: Sendable {
 
 /// A strict, bounded CBOR decoder (RFC 8949) for attestation objects, COSE keys and extensions.
 ///
-/// Strictness (webauthn.md §4 "Own CBOR decoder"; CTAP2 canonical form, RFC 8949 §4.2.1):
+/// Strictness (Documentation.md, "Policy decisions"; CTAP2 canonical form, RFC 8949 §4.2.1):
 /// definite lengths only, arguments in their shortest form, valid UTF-8 text, no duplicate
 /// map keys, no tags, floats or simple values other than `false`/`true`/`null`. A declared
 /// length is never trusted beyond the remaining input. Map key order is *not* enforced:

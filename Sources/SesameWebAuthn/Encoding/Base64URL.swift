@@ -1,7 +1,7 @@
 /// Tolerant base64url / base64 decoding and canonical base64url encoding.
 ///
 /// Browsers send unpadded base64url; old fixtures use padding or the standard alphabet
-/// (`+`, `/`), so decoding accepts both (webauthn.md §4 "base64url"). Encoding always
+/// (`+`, `/`), so decoding accepts both: being strict here would refuse real authenticators' answers, not attacks. Encoding always
 /// produces unpadded base64url.
 public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

@@ -11,29 +11,6 @@ import SesameStorageConformance
 import SesameStorageSQL
 import Synchronization
 
-/// A message sender that keeps what it sends, so tests read codes and links like a user would.
-final class CapturingSender: MessageSender {
-    private let messages = Mutex<[OutgoingMessage]>([])
-    private let failure = Mutex<DeliveryError?>(nil)
-
-    func send(_ message: OutgoingMessage) async throws {
-        if let failure = failure.withLock({ $0 }) { throw failure }
-        messages.withLock { $0.append(message) }
-    }
-
-    /// Makes every send fail with `error` (nil: succeed again), as a provider that is down.
-    func fail(with error: DeliveryError?) {
-        failure.withLock { $0 = error }
-    }
-
-    /// Everything sent to `recipient`, oldest first.
-    func sent(to recipient: String) -> [OutgoingMessage] {
-        messages.withLock { $0.filter { $0.recipient == recipient } }
-    }
-
-    var count: Int { messages.withLock { $0.count } }
-}
-
 /// One in-process server on in-memory SQLite with a test clock, driven through the router.
 struct Harness {
     let client: any TestClientProtocol
@@ -56,7 +33,7 @@ struct Harness {
         logger.logLevel = .critical
         let sesame = try await Sesame.bootstrap(
             storage: storage, settings: settings, delivery: MessageDelivery(email: sender, sms: sender), clock: clock,
-            logger: logger)
+            random: SeededRandomSource(seed: 7), logger: logger)
         let clientID = try await storage.listApplications()[0].clientID
         let app = Application(router: buildRouter(sesame, proxies: .localNetworks), logger: logger)
         do {

@@ -2,7 +2,7 @@ import Foundation
 import SesameWebAuthn
 import Testing
 
-/// One case of the corpus (schema: webauthn.md §2). Only the members the tests use are decoded.
+/// One case of the corpus (each case: a name, the ceremony, the relying-party settings, the response and the expected outcome). Only the members the tests use are decoded.
 struct ConformanceCase: Decodable, Sendable, CustomTestStringConvertible {
     struct Expected: Decodable, Sendable {
         let outcome: String

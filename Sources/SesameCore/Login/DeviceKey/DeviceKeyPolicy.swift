@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules device-key assertions are held to (DESIGN.md "device JWT").
+/// The rules device-key assertions are held to (docs/device-keys.md, "The rules").
 public struct DeviceKeyPolicy: Sendable, Equatable {
     /// Accept 1024-bit RSA keys, which TouchIDAuth generates. Off by default: a 1024-bit key
     /// is within reach of a well-funded attacker. Config `device_keys.allow_rsa1024`.

@@ -3,7 +3,7 @@ import Logging
 
 /// Email and SMS one-time codes and magic links: issue a secret, check it, consume it.
 ///
-/// Security invariants (DESIGN.md): secrets come from the CSPRNG and are stored only as
+/// Security invariants (docs/design.md, "Security defaults"): secrets come from the CSPRNG and are stored only as
 /// HMACs; only a recipient's newest challenge is live; an attempt is counted before the
 /// comparison; consumption is atomic; answers are identical for known and unknown users.
 public struct PasswordlessLogin: Sendable {

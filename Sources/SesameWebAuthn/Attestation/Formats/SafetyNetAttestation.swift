@@ -35,7 +35,10 @@ enum SafetyNetAttestation: AttestationVerifier {
         let issued = Date(timeIntervalSince1970: payload.timestampMs / 1000)
         let distance = abs(issued.timeIntervalSince(input.verificationTime))
         guard distance <= input.relyingParty.safetyNetTimestampTolerance else {
-            throw WebAuthnError.safetyNetTimestampInvalid.with(detail: "\(Int(distance)) s from verification time")
+            // timestampMs is chosen by whoever signs the JWS (any self-signed attest.android.com leaf
+            // gets here, before chain validation), so the distance may be beyond Int's range, where
+            // Int(_:) traps: it is rounded and printed as a Double instead.
+            throw WebAuthnError.safetyNetTimestampInvalid.with(detail: "\(distance.rounded()) s from verification time")
         }
     }
 

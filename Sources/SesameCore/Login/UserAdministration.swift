@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+
+/// What an operator does to users (`sesame admin users …`, and later an HTTP management
+/// API): look them up, block, unblock and delete them. Each change is one storage
+/// transaction, stamped by the injected clock and audited.
+public struct UserAdministration: Sendable {
+    let storage: any SesameStorage
+    let clock: any SesameClock
+    let audit: AuditLog
+
+    /// Creates the service over `storage`.
+    public init(storage: any SesameStorage, clock: any SesameClock = SystemClock(), logger: Logger = Logger(label: "sesame")) {
+        self.storage = storage
+        self.clock = clock
+        audit = AuditLog(storage: storage, clock: clock, logger: logger)
+    }
+
+    /// The user with this Auth0 `user_id` (`email|5f…`).
+    /// - Throws: 404 `not_found` for a malformed or unknown id.
+    public func user(_ userID: String) async throws -> User {
+        guard let (_, id) = User.parse(userID: userID), let user = try await storage.user(id: id) else {
+            throw SesameError(.notFound, .notFound, "No user \(userID).")
+        }
+        return user
+    }
+
+    /// Blocks a user: no codes are delivered, no login succeeds, and every refresh token (with
+    /// the access tokens of its family) is revoked, in one transaction.
+    @discardableResult
+    public func block(_ userID: String) async throws -> User {
+        try await setBlocked(true, userID, event: .userBlocked)
+    }
+
+    /// Lets a blocked user sign in again; revoked tokens stay revoked.
+    @discardableResult
+    public func unblock(_ userID: String) async throws -> User {
+        try await setBlocked(false, userID, event: .userUnblocked)
+    }
+
+    /// Deletes a user and revokes their refresh tokens, in one transaction.
+    public func delete(_ userID: String) async throws {
+        let user = try await user(userID)
+        try await storage.deleteUser(id: user.id, at: clock.now())
+        await audit.record(.userDeleted, user: user.userID, detail: "by an operator")
+    }
+
+    private func setBlocked(_ blocked: Bool, _ userID: String, event: AuditEventType) async throws -> User {
+        let user = try await user(userID)
+        let updated = try await storage.setUserBlocked(id: user.id, blocked, at: clock.now())
+        await audit.record(event, user: user.userID, detail: "by an operator")
+        return updated
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import SesameCore
+
+/// Entry points for the `sesame-fuzz` harness (docs/fuzzing.md), not API.
+///
+/// Each function runs one parser over untrusted bytes and discards the result: a thrown error is
+/// a correct refusal, while a trap, a leak or a hang is a bug the fuzzer reports.
+@_spi(Fuzzing) public enum ServerFuzzing {
+    /// Parses `bytes` as a request body, both as JSON and as a form, and reads every parameter
+    /// with each typed accessor the controllers use.
+    public static func requestParameters(_ bytes: [UInt8]) {
+        let body = Data(bytes)
+        for contentType in ["application/json", "application/x-www-form-urlencoded"] {
+            guard let parameters = try? RequestParameters.parse(body: body, contentType: contentType, allowForm: true)
+            else { continue }
+            let refusal = SesameError.invalidRequest("fuzz")
+            for key in parameters.keys {
+                _ = try? parameters.string(key)
+                _ = try? parameters.stringObject(key, error: refusal)
+                _ = try? parameters.jsonObject(key)
+                _ = try? parameters.stringMembers(key, error: refusal)
+            }
+        }
+    }
+}
