@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "SesameDelivery",
             dependencies: [
-                "SesameCore",
+                "SesameCore", "SesameWebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "SesameServer",
             dependencies: [
-                "SesameCore", "SesameAPI", "SesameStorageSQL", "SesameDelivery",
+                "SesameCore", "SesameAPI", "SesameStorageSQL", "SesameDelivery", "SesameWebAuthn",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -193,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "SesameDeliveryTests",
             dependencies: [
-                "SesameDelivery", "SesameCore",
+                "SesameDelivery", "SesameCore", "SesameWebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

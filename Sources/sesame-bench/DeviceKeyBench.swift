@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import SesameCore
+import SesameWebAuthn
 
 /// `sesame-bench device-key`: complete device-key logins over HTTP against a real server
 /// process (sign a fresh ES256 assertion, `POST /oauth/token` with the JWT-bearer grant, get

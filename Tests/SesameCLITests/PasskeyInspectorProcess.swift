@@ -133,7 +133,7 @@ struct InspectorCase: Sendable {
     var safetyNetLeafPEM: String? {
         guard let object = try? JSONSerialization.jsonObject(with: credential) as? [String: Any],
             let response = object["response"] as? [String: Any],
-            let attestation = (response["attestationObject"] as? String).flatMap(Base64URL.decode)
+            let attestation = (response["attestationObject"] as? String).flatMap(Base64URL.decodeTolerant)
         else { return nil }
         let text = String(decoding: attestation.map { $0 < 0x80 ? $0 : 0x20 }, as: UTF8.self)
         guard let start = text.range(of: "eyJ") else { return nil }
@@ -141,7 +141,7 @@ struct InspectorCase: Sendable {
         let jws = text[start.lowerBound...].prefix { jwsCharacters.contains($0) }
         guard let header = jws.split(separator: ".").first.flatMap({ Base64URL.decode(String($0)) }),
             let headerObject = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
-            let leaf = (headerObject["x5c"] as? [String])?.first.flatMap(Base64URL.decode)
+            let leaf = (headerObject["x5c"] as? [String])?.first.flatMap(Base64URL.decodeTolerant)
         else { return nil }
         return PasskeyInspector.pem(der: leaf)
     }

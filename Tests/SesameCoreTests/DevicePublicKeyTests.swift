@@ -3,6 +3,7 @@ import CryptoExtras
 import Foundation
 import SesameCore
 import Testing
+import SesameWebAuthn
 
 @Suite("Device public keys: parsing and the key policy")
 struct DevicePublicKeyTests {

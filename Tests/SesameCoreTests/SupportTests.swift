@@ -1,6 +1,7 @@
 import Foundation
 @testable import SesameCore
 import Testing
+import SesameWebAuthn
 
 @Suite("Identifiers, scopes, secrets and opaque tokens")
 struct SupportTests {

@@ -3,6 +3,7 @@ import Foundation
 import SesameCore
 @testable import SesameDelivery
 import Testing
+import SesameWebAuthn
 
 @Suite("HTTP SMS gateway", .serialized)
 struct HTTPGatewaySenderTests {

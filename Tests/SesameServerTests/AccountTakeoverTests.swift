@@ -4,6 +4,7 @@ import HummingbirdTesting
 import SesameAPI
 import SesameCore
 import Testing
+import SesameWebAuthn
 
 /// Attacks that try to keep or mint a way into someone else's account.
 @Suite("Attacks: account pre-hijacking, device-key minting, passkey management")
@@ -98,7 +99,7 @@ struct AccountTakeoverTests {
         try await Harness.run { h in
             let device = PasskeyClient(h)
             _ = try await device.signUp(email: "ana@example.com")
-            let id = SesameCore.Base64URL.encode(device.credentialID)
+            let id = SesameWebAuthn.Base64URL.encode(device.credentialID)
             let narrow = try await h.login(email: "ana@example.com", scope: "openid")
             let listed = try await h.get("/me/passkeys", headers: Harness.bearer(narrow.accessToken))
             #expect(listed.status == .forbidden && listed.error?.error == "insufficient_scope")

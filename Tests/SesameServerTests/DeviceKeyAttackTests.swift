@@ -4,6 +4,7 @@ import HummingbirdTesting
 import SesameAPI
 import SesameCore
 import Testing
+import SesameWebAuthn
 
 /// Each test names the attack it stops.
 @Suite("Device-key login: attacks")

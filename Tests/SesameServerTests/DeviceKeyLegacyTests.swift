@@ -4,6 +4,7 @@ import HummingbirdTesting
 import SesameAPI
 import SesameCore
 import Testing
+import SesameWebAuthn
 
 /// TouchIDAuth and Lock v1: RSA-1024 keys uploaded as base64 of a PKCS#1 PEM, JWTs without
 /// `kid` or `jti` (`iss` = user_id, `sub` = key fingerprint), sent to `/oauth/ro`.

@@ -5,6 +5,7 @@ import HTTPTypes
 import SesameAPI
 import SesameCore
 import Testing
+import SesameWebAuthn
 
 @Suite("Magic links: /passwordless/verify_redirect and the code exchange")
 struct MagicLinkTests {

@@ -6,6 +6,7 @@ import JWTKit
 import SesameAPI
 import SesameCore
 import Testing
+import SesameWebAuthn
 
 @Suite("OpenID Connect: discovery, JWKS, id_token, /userinfo")
 struct OIDCTests {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import SesameAPI
 import SesameCore
 import Testing
+import SesameWebAuthn
 
 /// Attacks and protocol rules around token lifetimes: revocation, auth_time, redirect_uri,
 /// the refresh reuse interval, JWT access tokens.

@@ -41,11 +41,11 @@ struct CeremonyOptions: ParsableArguments {
 
     func validate() throws {
         if origin.isEmpty { throw ValidationError("Give at least one --origin.") }
-        if Base64URL.decode(challenge) == nil { throw ValidationError("--challenge is not base64url: \(challenge)") }
+        if Base64URL.decodeTolerant(challenge) == nil { throw ValidationError("--challenge is not base64url: \(challenge)") }
     }
 
     /// The challenge bytes (validated).
-    var challengeBytes: [UInt8] { Base64URL.decode(challenge) ?? [] }
+    var challengeBytes: [UInt8] { Base64URL.decodeTolerant(challenge) ?? [] }
 
     /// A relying party configured from these options.
     func relyingParty() -> WebAuthnRelyingParty {

@@ -36,7 +36,7 @@ struct VerifyAuthenticationCommand: AsyncParsableCommand {
     var signCount: UInt32 = 0
 
     func validate() throws {
-        guard let key = Base64URL.decode(credentialPublicKey), !key.isEmpty else {
+        guard let key = Base64URL.decodeTolerant(credentialPublicKey), !key.isEmpty else {
             throw ValidationError("--credential-public-key is not base64url: \(credentialPublicKey)")
         }
     }
@@ -49,7 +49,7 @@ struct VerifyAuthenticationCommand: AsyncParsableCommand {
             let credential = try AuthenticationCredential(json: json)
             result = try relyingParty.verifyAuthentication(
                 credential: credential, expectedChallenge: ceremony.challengeBytes,
-                credentialPublicKey: Base64URL.decode(credentialPublicKey) ?? [], storedSignCount: signCount)
+                credentialPublicKey: Base64URL.decodeTolerant(credentialPublicKey) ?? [], storedSignCount: signCount)
         } catch {
             throw InspectorOutput.fail(error)
         }

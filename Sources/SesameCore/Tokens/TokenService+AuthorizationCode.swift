@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameWebAuthn
 
 extension TokenService {
     /// Stores a single-use authorization code for a completed browser login.

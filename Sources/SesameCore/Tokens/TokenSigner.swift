@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import JWTKit
+import SesameWebAuthn
 
 /// Signs and verifies RS256 JWTs with the server's signing keys and publishes them as a JWKS.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SesameCore
+import SesameWebAuthn
 
 /// The parameters of a request body, JSON or form-encoded, read the way Auth0 SDKs need:
 /// JSON `null` and `""` both mean "not provided" (auth0-python sends `"audience": null`).
@@ -90,33 +91,6 @@ struct RequestParameters: Sendable {
 
     /// The keys present, for rejecting unknown ones.
     var keys: Dictionary<String, JSONValue>.Keys { values.keys }
-}
-
-/// Any JSON value.
-enum JSONValue: Codable, Sendable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let bool = try? container.decode(Bool.self) { self = .bool(bool) }
-        else if let number = try? container.decode(Double.self) { self = .number(number) }
-        else if let text = try? container.decode(String.self) { self = .string(text) }
-        else if let array = try? container.decode([JSONValue].self) { self = .array(array) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
 }
 
 /// `application/x-www-form-urlencoded` decoding; the first of repeated keys wins.

@@ -29,7 +29,7 @@ struct ClientDataChecks {
 
     /// §7.1 step 8: compare decoded bytes, in constant time, so odd encodings of the same bytes match.
     private func verifyChallenge(_ encoded: String, expected: [UInt8]) throws(WebAuthnError) {
-        guard let received = Base64URL.decode(encoded), ConstantTime.equal(received, expected) else {
+        guard let received = Base64URL.decodeTolerant(encoded), ConstantTime.equal(received, expected) else {
             throw WebAuthnError.challengeMismatch
         }
     }

@@ -120,7 +120,7 @@ extension WebAuthnRelyingParty {
     /// Decoded bytes are compared: fixtures carry non-canonical encodings of the same ID.
     func checkCredentialEnvelope(id: String, rawID: [UInt8], type: String) throws(WebAuthnError) {
         guard type == "public-key" else { throw WebAuthnError.invalidCredentialType }
-        guard Base64URL.decode(id) == rawID else { throw WebAuthnError.credentialIDMismatch }
+        guard Base64URL.decodeTolerant(id) == rawID else { throw WebAuthnError.credentialIDMismatch }
     }
 
     /// §7.1 step 13 / §7.2 step 15.

@@ -1,8 +1,11 @@
-/// Tolerant base64url / base64 decoding and canonical base64url encoding.
+/// Base64url (RFC 4648 §5), the one implementation for the whole product: tokens, JOSE and
+/// WebAuthn.
 ///
-/// Browsers send unpadded base64url; old fixtures use padding or the standard alphabet
-/// (`+`, `/`), so decoding accepts both: being strict here would refuse real authenticators' answers, not attacks. Encoding always
-/// produces unpadded base64url.
+/// ``decode(_:)`` is strict about the alphabet (what tokens and JOSE fields use);
+/// ``decodeTolerant(_:)`` also takes the standard alphabet (`+`, `/`), because old
+/// authenticator fixtures and some browsers' polyfills send it, and refusing those would
+/// refuse real authenticators' answers, not attacks. Both take `=` padding or none. Encoding
+/// always produces unpadded base64url.
 public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     private static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -15,10 +18,17 @@ public enum Base64URL {
         return table
     }()
 
+    /// Decodes base64url, with or without `=` padding.
+    /// - Returns: The bytes, or `nil` for another alphabet's characters or an impossible length.
+    public static func decode(_ text: String) -> [UInt8]? {
+        guard !text.utf8.contains(UInt8(ascii: "+")), !text.utf8.contains(UInt8(ascii: "/")) else { return nil }
+        return decodeTolerant(text)
+    }
+
     /// Decodes base64url or standard base64, with or without `=` padding.
     /// - Parameter text: The encoded text.
     /// - Returns: The bytes, or `nil` when the text contains other characters or has an impossible length.
-    public static func decode(_ text: String) -> [UInt8]? {
+    public static func decodeTolerant(_ text: String) -> [UInt8]? {
         var symbols = Array(text.utf8)
         while symbols.last == UInt8(ascii: "=") { symbols.removeLast() }
         // A length of 1 mod 4 cannot come from any byte string; every other length can.

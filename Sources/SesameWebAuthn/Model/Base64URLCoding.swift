@@ -5,7 +5,7 @@ import Foundation
 extension KeyedDecodingContainer {
     func decodeBase64URL(forKey key: Key) throws -> [UInt8] {
         let text = try decode(String.self, forKey: key)
-        guard let bytes = Base64URL.decode(text) else {
+        guard let bytes = Base64URL.decodeTolerant(text) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not base64url")
         }
         return bytes
@@ -13,7 +13,7 @@ extension KeyedDecodingContainer {
 
     func decodeBase64URLIfPresent(forKey key: Key) throws -> [UInt8]? {
         guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
-        guard let bytes = Base64URL.decode(text) else {
+        guard let bytes = Base64URL.decodeTolerant(text) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not base64url")
         }
         return bytes

@@ -19,7 +19,7 @@ struct PasskeyAndDeviceKeyLoginTests {
 
     /// The challenge bytes a ceremony's options carry.
     static func challengeBytes(_ challenge: PasskeyChallenge) throws -> [UInt8] {
-        try #require(SesameCore.Base64URL.decode(try options(challenge)["challenge"] as? String ?? ""))
+        try #require(SesameWebAuthn.Base64URL.decode(try options(challenge)["challenge"] as? String ?? ""))
     }
 
     @Test("passkey signup then login: one unverified user, no refresh token until the address is proven")
@@ -47,7 +47,7 @@ struct PasskeyAndDeviceKeyLoginTests {
             assertion.rpIDForHash = Self.rpID
             assertion.credentialID = credentialID
             let user = try Self.options(signup)["user"] as? [String: Any]
-            assertion.userHandle = SesameCore.Base64URL.decode(user?["id"] as? String ?? "")
+            assertion.userHandle = SesameWebAuthn.Base64URL.decode(user?["id"] as? String ?? "")
             let tokens = try await world.sesame.passkeys.finish(
                 authSession: login.authSession, response: try JSONEncoder().encode(try assertion.build()),
                 request: world.request(), ip: nil)
@@ -81,9 +81,9 @@ struct PasskeyAndDeviceKeyLoginTests {
 
     static func jwt(_ key: P256.Signing.PrivateKey, kid: String, claims: [String: Any]) throws -> String {
         func part(_ object: [String: Any]) throws -> String {
-            SesameCore.Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
+            SesameWebAuthn.Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
         }
         let input = try part(["alg": "ES256", "typ": "JWT", "kid": kid]) + "." + (try part(claims))
-        return input + "." + SesameCore.Base64URL.encode(Array(try key.signature(for: Array(input.utf8)).rawRepresentation))
+        return input + "." + SesameWebAuthn.Base64URL.encode(Array(try key.signature(for: Array(input.utf8)).rawRepresentation))
     }
 }

@@ -2,13 +2,14 @@ import Crypto
 import Foundation
 import SesameCore
 import Testing
+import SesameWebAuthn
 
 /// Codes and magic links through the Core services alone.
 @Suite("Core: one-time codes and magic links")
 struct PasswordlessLoginTests {
     /// PKCE (RFC 7636), which public applications must use.
     static let verifier = String(repeating: "v", count: 43)
-    static let challenge = SesameCore.Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
+    static let challenge = SesameWebAuthn.Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
 
     @Test("a code login creates the user, verifies the address and issues every token")
     func codeLogin() async throws {

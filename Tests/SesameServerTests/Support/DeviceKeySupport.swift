@@ -5,6 +5,7 @@ import HummingbirdTesting
 import HTTPTypes
 import SesameAPI
 import SesameCore
+import SesameWebAuthn
 
 /// A device's key pair, as an app would hold it: signs assertions and exports its public key.
 struct TestDeviceKey: Sendable {

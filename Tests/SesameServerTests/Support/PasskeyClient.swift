@@ -34,7 +34,7 @@ struct PasskeyClient {
     func attest(_ challenge: TestResponse, edit: (inout RegistrationFixture) -> Void = { _ in }) throws -> Data {
         let options = try challenge.json()["authn_params_public_key"] as? [String: Any] ?? [:]
         var fixture = RegistrationFixture(authenticator)
-        fixture.challenge = SesameCore.Base64URL.decode(options["challenge"] as? String ?? "") ?? []
+        fixture.challenge = SesameWebAuthn.Base64URL.decode(options["challenge"] as? String ?? "") ?? []
         fixture.clientData = ClientDataFixture(type: "webauthn.create", origin: origin)
         fixture.rpIDForHash = rpID
         fixture.credentialID = credentialID
@@ -49,7 +49,7 @@ struct PasskeyClient {
     ) throws -> Data {
         let options = try challenge.json()["authn_params_public_key"] as? [String: Any] ?? [:]
         var fixture = AuthenticationFixture(authenticator)
-        fixture.challenge = SesameCore.Base64URL.decode(options["challenge"] as? String ?? "") ?? []
+        fixture.challenge = SesameWebAuthn.Base64URL.decode(options["challenge"] as? String ?? "") ?? []
         fixture.clientData = ClientDataFixture(type: "webauthn.get", origin: origin)
         fixture.rpIDForHash = rpID
         fixture.credentialID = credentialID

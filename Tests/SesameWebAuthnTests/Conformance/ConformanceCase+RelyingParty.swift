@@ -46,6 +46,6 @@ extension ConformanceCase {
     }
 
     func bytes(_ base64url: String?) -> [UInt8] {
-        base64url.flatMap(Base64URL.decode) ?? []
+        base64url.flatMap(Base64URL.decodeTolerant) ?? []
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SesameWebAuthn
 
 extension DevicePublicKey {
     /// Parses the `value` of a device-credential registration: PEM text (`PUBLIC KEY` or

@@ -74,9 +74,9 @@ struct SafetyNetJWS {
 
     init(bytes: [UInt8]) throws(WebAuthnError) {
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerJSON = Base64URL.decode(String(decoding: parts[0], as: UTF8.self)),
-            let payloadJSON = Base64URL.decode(String(decoding: parts[1], as: UTF8.self)),
-            let signature = Base64URL.decode(String(decoding: parts[2], as: UTF8.self)),
+        guard parts.count == 3, let headerJSON = Base64URL.decodeTolerant(String(decoding: parts[0], as: UTF8.self)),
+            let payloadJSON = Base64URL.decodeTolerant(String(decoding: parts[1], as: UTF8.self)),
+            let signature = Base64URL.decodeTolerant(String(decoding: parts[2], as: UTF8.self)),
             let header = try? JSONDecoder().decode(Header.self, from: Data(headerJSON)),
             let payload = try? JSONDecoder().decode(Payload.self, from: Data(payloadJSON))
         else { throw WebAuthnError.malformedAttestationStatement.with(detail: "response is not a compact JWS") }
@@ -85,7 +85,7 @@ struct SafetyNetJWS {
             throw WebAuthnError.unsupportedAlgorithm.with(detail: "SafetyNet JWS alg \(header.alg)")
         }
         // The JWS header x5c is standard base64 (RFC 7515 §4.1.6); the decoder accepts both alphabets.
-        let ders = header.x5c.compactMap(Base64URL.decode)
+        let ders = header.x5c.compactMap(Base64URL.decodeTolerant)
         guard ders.count == header.x5c.count else {
             throw WebAuthnError.malformedAttestationStatement.with(detail: "x5c is not base64")
         }
