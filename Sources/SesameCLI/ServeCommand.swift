@@ -31,14 +31,17 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: local.logLevel) ?? .info
         let environment = ProcessInfo.processInfo.environment
         let runtime = try await CLIConfiguration.reporting {
-            try await SesameRuntime.start(local, withStored: {
-                try await ServerConfiguration.load(flags: flags, environment: environment, stored: $0)
-            }, logger: logger)
+            try await SesameRuntime.start(
+                local,
+                withStored: {
+                    try await ServerConfiguration.load(flags: flags, environment: environment, stored: $0)
+                }, logger: logger)
         }
         let banner = try await Banner.text(runtime)
         let app = buildApplication(runtime) { boundPort in
             let elapsed = ContinuousClock.now - started
-            let text = banner.replacingOccurrences(of: "{port}", with: String(boundPort)) + "\nready in \(elapsed.milliseconds) ms\n"
+            let text =
+                banner.replacingOccurrences(of: "{port}", with: String(boundPort)) + "\nready in \(elapsed.milliseconds) ms\n"
             // Written unbuffered: scripts wait for this line to know the server is up.
             FileHandle.standardOutput.write(Data(text.utf8))
         }

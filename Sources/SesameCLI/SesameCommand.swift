@@ -14,7 +14,9 @@ public struct SesameCommand: AsyncParsableCommand {
 struct StorageOptions: ParsableArguments {
     @OptionGroup var deployment: DeploymentOptions
 
-    @Option(help: "PostgreSQL URL, postgres://user:password@host:5432/db (SESAME_DATABASE_URL; default: SQLite in the data directory).")
+    @Option(
+        help:
+            "PostgreSQL URL, postgres://user:password@host:5432/db (SESAME_DATABASE_URL; default: SQLite in the data directory).")
     var database: String?
 
     /// Flags by configuration key, for ``ServerConfiguration/load(flags:environment:)``.

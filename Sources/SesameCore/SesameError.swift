@@ -114,8 +114,9 @@ extension SesameError {
     public static let userBlocked = SesameError(.unauthorized, .unauthorized, "user is blocked")
     /// 503 `temporarily_unavailable`.
     public static func unavailable(_ logDetail: String) -> SesameError {
-        .init(.unavailable, .temporarilyUnavailable, "The service is temporarily unavailable. Try again shortly.",
-              logDetail: logDetail)
+        .init(
+            .unavailable, .temporarilyUnavailable, "The service is temporarily unavailable. Try again shortly.",
+            logDetail: logDetail)
     }
 }
 

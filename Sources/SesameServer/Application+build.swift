@@ -1,8 +1,8 @@
 import Hummingbird
 import Logging
 import NIOCore
-import SesameCore
 import ServiceLifecycle
+import SesameCore
 
 /// The HTTP application for a started runtime.
 /// - Parameter onReady: called with the bound port once the server accepts connections.

@@ -38,7 +38,8 @@ enum DataDirectory {
 
     private static func warnIfOpen(_ path: String, expected: Int16, logger: Logger) {
         guard let mode = mode(path), mode & 0o077 != 0 else { return }
-        let message = "\(path) is open to other users (mode \(String(mode, radix: 8))): it holds signing keys and "
+        let message =
+            "\(path) is open to other users (mode \(String(mode, radix: 8))): it holds signing keys and "
             + "secrets; run chmod \(String(expected, radix: 8)) \(path)"
         logger.warning("\(message)")
     }

@@ -47,8 +47,10 @@ public struct SesameRuntime: Sendable {
     ) async throws -> SesameRuntime {
         var configuration = configuration
         try await configuration.resolveEphemeralPort()
-        let delivery = try DeliveryFactory(configuration: configuration, storage: storage, clock: clock, random: random, logger: logger)
-            .make()
+        let delivery = try DeliveryFactory(
+            configuration: configuration, storage: storage, clock: clock, random: random, logger: logger
+        )
+        .make()
         let sesame = try await Sesame.bootstrap(
             storage: storage, settings: configuration.settings, delivery: delivery,
             connections: configuration.connections, clock: clock, random: random, logger: logger)

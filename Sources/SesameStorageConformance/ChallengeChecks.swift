@@ -39,7 +39,8 @@ enum ChallengeChecks {
         },
         ConformanceCheck("challenges: expiry and garbage collection") { store, clock in
             try await store.createChallenge(Fixture.challenge(id: "c1", at: clock.now(), lifetime: 180))
-            try await store.createChallenge(Fixture.challenge(id: "c2", recipient: "bo@example.com", at: clock.now(), lifetime: 900))
+            try await store.createChallenge(
+                Fixture.challenge(id: "c2", recipient: "bo@example.com", at: clock.now(), lifetime: 900))
             clock.advance(by: 181)
             let expired = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: clock.now())
             try await expect(expired == nil, "an expired code takes no attempts")

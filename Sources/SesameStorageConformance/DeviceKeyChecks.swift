@@ -11,7 +11,8 @@ enum DeviceKeyChecks {
             try await store.saveDeviceCredential(credential)
             try await expect(try await store.deviceCredential(id: "dcr_1") == credential, "round-trips every field")
             try await store.saveDeviceCredential(Fixture.deviceCredential(id: "dcr_2", user: "email|bob", at: clock.now()))
-            try await expect(try await store.deviceCredentials(userID: "email|ana", clientID: nil).map(\.id) == ["dcr_1"], "filters by user")
+            try await expect(
+                try await store.deviceCredentials(userID: "email|ana", clientID: nil).map(\.id) == ["dcr_1"], "filters by user")
             try await expect(try await store.deviceCredentials(userID: nil, clientID: "other").isEmpty, "filters by client")
             try await expect(try await store.deviceCredentials(userID: nil, clientID: nil).count == 2, "lists all")
             try await store.deleteDeviceCredential(id: "dcr_1")
@@ -43,26 +44,36 @@ enum DeviceKeyChecks {
                 try await store.claimAssertionID([1, 2, 3], expiresAt: now.addingTimeInterval(90), at: now)
             }
             try await expect(results.filter { $0 }.count == 1, "one claim wins, got \(results.filter { $0 }.count)")
-            try await expect(try await store.claimAssertionID([4], expiresAt: now.addingTimeInterval(90), at: now), "another id is free")
+            try await expect(
+                try await store.claimAssertionID([4], expiresAt: now.addingTimeInterval(90), at: now), "another id is free")
         },
         ConformanceCheck("assertion ids: kept until expiry, then reclaimable and collected") { store, clock in
             let start = clock.now()
-            try await expect(try await store.claimAssertionID([9], expiresAt: start.addingTimeInterval(90), at: start), "first claim")
+            try await expect(
+                try await store.claimAssertionID([9], expiresAt: start.addingTimeInterval(90), at: start), "first claim")
             clock.advance(by: 89)
-            try await expect(!(try await store.claimAssertionID([9], expiresAt: clock.now().addingTimeInterval(90), at: clock.now())), "still held")
+            try await expect(
+                !(try await store.claimAssertionID([9], expiresAt: clock.now().addingTimeInterval(90), at: clock.now())),
+                "still held")
             clock.advance(by: 2)
             try await expect(try await store.deleteExpiredDeviceAssertions(before: clock.now()) == 1, "GC removes the expired id")
-            try await expect(try await store.claimAssertionID([9], expiresAt: clock.now().addingTimeInterval(90), at: clock.now()), "free after expiry")
+            try await expect(
+                try await store.claimAssertionID([9], expiresAt: clock.now().addingTimeInterval(90), at: clock.now()),
+                "free after expiry")
         },
         ConformanceCheck("device nonces: 50 concurrent consumes, exactly 1 success; bound to the client") { store, clock in
             let now = clock.now()
             try await store.createDeviceNonce(hash: [7], clientID: "app", createdAt: now, expiresAt: now.addingTimeInterval(120))
-            try await expect(!(try await store.consumeDeviceNonce(hashes: [[7]], clientID: "other", at: now)), "another app cannot use it")
-            let results = try await concurrently(50) { try await store.consumeDeviceNonce(hashes: [[8], [7]], clientID: "app", at: now) }
+            try await expect(
+                !(try await store.consumeDeviceNonce(hashes: [[7]], clientID: "other", at: now)), "another app cannot use it")
+            let results = try await concurrently(50) {
+                try await store.consumeDeviceNonce(hashes: [[8], [7]], clientID: "app", at: now)
+            }
             try await expect(results.filter { $0 }.count == 1, "one consume wins, got \(results.filter { $0 }.count)")
         },
         ConformanceCheck("device nonces: expired nonces are refused and collected") { store, clock in
-            try await store.createDeviceNonce(hash: [5], clientID: "app", createdAt: clock.now(), expiresAt: clock.now().addingTimeInterval(120))
+            try await store.createDeviceNonce(
+                hash: [5], clientID: "app", createdAt: clock.now(), expiresAt: clock.now().addingTimeInterval(120))
             clock.advance(by: 121)
             try await expect(!(try await store.consumeDeviceNonce(hashes: [[5]], clientID: "app", at: clock.now())), "expired")
             try await expect(try await store.deleteExpiredDeviceAssertions(before: clock.now()) == 1, "GC removes it")

@@ -21,12 +21,14 @@ enum GrantChecks {
         ConformanceCheck("refresh tokens: rotation, reuse revokes the family") { store, clock in
             let now = clock.now()
             try await store.createRefreshToken(Fixture.refreshToken(hash: 1, at: now))
-            let first = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: now) {
+            let first = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: now)
+            {
                 Fixture.refreshToken(family: $0.familyID, hash: 2, at: now)
             }
             guard case .rotated(let previous) = first else { throw ConformanceFailure(message: "not rotated", location: "") }
             try await expect(previous.familyID == "family", "rotation returns the old token")
-            let replay = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: now) {
+            let replay = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: now)
+            {
                 Fixture.refreshToken(family: $0.familyID, hash: 3, at: now)
             }
             try await expect(replay == .reused(familyID: "family"), "presenting a rotated token is reuse")
@@ -53,14 +55,20 @@ enum GrantChecks {
             let now = clock.now()
             try await store.createRefreshToken(Fixture.refreshToken(family: "f1", hash: 1, at: now))
             try await store.createRefreshToken(Fixture.refreshToken(family: "f2", hash: 2, at: now))
-            let foreign = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "other", at: now) { $0 }
+            let foreign = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "other", at: now)
+            { $0 }
             try await expect(foreign == .unknown, "another client's token is unknown to this client")
-            try await expect(try await store.revokeRefreshToken(hashes: [Array(repeating: 2, count: 32)], clientID: "client", at: now),
-                       "revoke finds the token")
-            let revoked = try await store.rotateRefreshToken(hashes: [Array(repeating: 2, count: 32)], clientID: "client", at: now) { $0 }
+            try await expect(
+                try await store.revokeRefreshToken(hashes: [Array(repeating: 2, count: 32)], clientID: "client", at: now),
+                "revoke finds the token")
+            let revoked = try await store.rotateRefreshToken(
+                hashes: [Array(repeating: 2, count: 32)], clientID: "client", at: now
+            ) { $0 }
             try await expect(revoked == .reused(familyID: "f2"), "a revoked token no longer rotates")
             clock.advance(by: 3601)
-            let expired = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: clock.now()) { $0 }
+            let expired = try await store.rotateRefreshToken(
+                hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: clock.now()
+            ) { $0 }
             try await expect(expired == .unknown, "an expired token is unknown")
         },
     ]
@@ -97,12 +105,15 @@ enum SupportChecks {
         ConformanceCheck("outbox keeps the newest messages; audit log is ordered") { store, clock in
             for index in 0..<5 {
                 try await store.addOutboxMessage(
-                    OutboxMessage(id: "m\(index)", channel: "email", recipient: "a@b.c", code: "\(index)", link: nil,
-                                  subject: "s", body: "b", createdAt: clock.now()), keep: 3)
+                    OutboxMessage(
+                        id: "m\(index)", channel: "email", recipient: "a@b.c", code: "\(index)", link: nil,
+                        subject: "s", body: "b", createdAt: clock.now()), keep: 3)
             }
-            try await expect(try await store.recentOutboxMessages(limit: 10, recipient: nil).map(\.id) == ["m4", "m3", "m2"], "newest 3 kept")
+            try await expect(
+                try await store.recentOutboxMessages(limit: 10, recipient: nil).map(\.id) == ["m4", "m3", "m2"], "newest 3 kept")
             try await expect(try await store.recentOutboxMessages(limit: 10, recipient: "x@y.z").isEmpty, "filter by recipient")
-            try await expect(try await store.recentOutboxMessages(limit: 1, recipient: "a@b.c").map(\.id) == ["m4"], "newest to a@b.c")
+            try await expect(
+                try await store.recentOutboxMessages(limit: 1, recipient: "a@b.c").map(\.id) == ["m4"], "newest to a@b.c")
             try await store.recordAudit(AuditEvent(type: "login", detail: "one", at: clock.now()))
             try await store.recordAudit(AuditEvent(type: "login", detail: "two", at: clock.now()))
             try await expect(try await store.recentAuditEvents(limit: 1).map(\.detail) == ["two"], "newest audit event first")
@@ -114,10 +125,12 @@ enum SettingsChecks {
     static let all = [
         ConformanceCheck("settings: set, overwrite and remove, all or nothing") { store, clock in
             try await expect(try await store.storedSettings().isEmpty, "no settings at first")
-            try await store.updateSettings(set: ["issuer": "https://a.example/", "email.provider": "smtp"], remove: [], at: clock.now())
-            try await store.updateSettings(set: ["issuer": "https://b.example/"], remove: ["email.provider", "never.set"], at: clock.now())
+            try await store.updateSettings(
+                set: ["issuer": "https://a.example/", "email.provider": "smtp"], remove: [], at: clock.now())
+            try await store.updateSettings(
+                set: ["issuer": "https://b.example/"], remove: ["email.provider", "never.set"], at: clock.now())
             try await expect(try await store.storedSettings() == ["issuer": "https://b.example/"], "overwritten and removed")
             try await store.ping()
-        },
+        }
     ]
 }

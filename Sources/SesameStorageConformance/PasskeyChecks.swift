@@ -20,7 +20,9 @@ enum PasskeyChecks {
             clock.advance(by: 1)
             try await store.createPasskey(passkey("cred-b", user: user.id, at: clock.now()))
             try await expect(try await store.passkeys(userID: user.id).map(\.id) == ["cred-a", "cred-b"], "oldest first")
-            let renamed = try await store.updatePasskey(id: "cred-b") { $0.name = "Laptop"; $0.disabled = true }
+            let renamed = try await store.updatePasskey(id: "cred-b") {
+                $0.name = "Laptop"; $0.disabled = true
+            }
             try await expect(renamed.name == "Laptop" && renamed.disabled, "update returns the new record")
             try await expect(try await store.passkey(id: "cred-b")?.disabled == true, "update is stored")
             try await store.deletePasskey(id: "cred-b")
@@ -55,7 +57,8 @@ enum PasskeyChecks {
             clock.advance(by: 121)
             let late = try await store.consumePasskeySession(hashes: [Array(repeating: 8, count: 32)], at: clock.now())
             try await expect(late == nil, "an expired session is refused")
-            try await expect(try await store.deleteExpiredPasskeySessions(before: clock.now()) >= 1, "expired sessions are purged")
+            try await expect(
+                try await store.deleteExpiredPasskeySessions(before: clock.now()) >= 1, "expired sessions are purged")
         },
     ]
 

@@ -11,7 +11,9 @@ enum SecurityChecks {
             clock.advance(by: 5)
             let retry = try await store.rotateRefreshToken(
                 hashes: old, clientID: "client", at: clock.now(), reuseInterval: 10, replacement: heir)
-            guard case .retried(let previous) = retry else { throw ConformanceFailure(message: "not a retry: \(retry)", location: "") }
+            guard case .retried(let previous) = retry else {
+                throw ConformanceFailure(message: "not a retry: \(retry)", location: "")
+            }
             try await expect(previous.familyID == "family" && previous.authTime == now, "the retry returns the rotated token")
             let second = try await store.rotateRefreshToken(
                 hashes: old, clientID: "client", at: clock.now(), reuseInterval: 10, replacement: heir)

@@ -9,7 +9,9 @@ enum UserChecks {
             try await expect(try await store.user(id: user.id) == user, "get by id returns the stored user")
             try await expect(try await store.user(connection: "email", identifier: user.identifier) == user, "get by identifier")
             try await expect(try await store.listUsers(limit: 10, offset: 0).map(\.id) == [user.id], "list")
-            let updated = try await store.updateUser(id: user.id) { $0.blocked = true; $0.name = "Ana" }
+            let updated = try await store.updateUser(id: user.id) {
+                $0.blocked = true; $0.name = "Ana"
+            }
             try await expect(updated.blocked && updated.name == "Ana", "update returns the new value")
             try await expect(try await store.user(id: user.id)?.blocked == true, "update is stored")
             try await store.deleteUser(id: user.id, at: clock.now())

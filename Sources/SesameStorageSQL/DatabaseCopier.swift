@@ -59,7 +59,8 @@ public struct DatabaseCopier: Sendable {
         }
     }
 
-    private func copyTables(_ tables: [String], from reader: any SQLDatabase, to writer: any SQLDatabase) async throws -> [Table] {
+    private func copyTables(_ tables: [String], from reader: any SQLDatabase, to writer: any SQLDatabase) async throws -> [Table]
+    {
         var plans: [TableCopy] = []
         for table in tables { plans.append(try await TableCopy.plan(table, source: reader, target: writer)) }
         // Checked before anything is written, so the message names what was already there.

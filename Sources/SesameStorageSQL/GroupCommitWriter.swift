@@ -73,7 +73,8 @@ final class GroupCommitWriter: Sendable {
             // upgrades gets SQLITE_BUSY without consulting the busy handler.
             try await db.raw("BEGIN IMMEDIATE").run()
         } catch {
-            return batch.forEach { $0.complete(.failure(error)) }
+            for job in batch { job.complete(.failure(error)) }
+            return
         }
         var results: [Result<any Sendable, any Error>] = []
         for job in batch { results.append(await execute(job, on: db)) }
@@ -81,7 +82,8 @@ final class GroupCommitWriter: Sendable {
             try await db.raw("COMMIT").run()
         } catch {
             try? await db.raw("ROLLBACK").run()
-            return batch.forEach { $0.complete(.failure(error)) }
+            for job in batch { job.complete(.failure(error)) }
+            return
         }
         for (job, result) in zip(batch, results) { job.complete(result) }
     }

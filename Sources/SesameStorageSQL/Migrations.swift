@@ -1,6 +1,6 @@
 import Foundation
-import SesameCore
 import SQLKit
+import SesameCore
 
 /// One schema step, written per dialect. Applying it and recording it happen in one
 /// transaction, so a crash never leaves a half-applied step.

@@ -68,9 +68,12 @@ final class PostgresExecutor: SQLExecutor {
     private func bounded<T: Sendable>(
         by deadline: Duration?, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let attempt: @Sendable () async throws -> T = { [self] in try await mapErrors { try await Self.retryingConflicts(operation) } }
+        let attempt: @Sendable () async throws -> T = { [self] in
+            try await mapErrors { try await Self.retryingConflicts(operation) }
+        }
         guard let timeout = deadline else { return try await attempt() }
-        return try await withDeadline(timeout, timeoutError: { StorageError.unavailable("postgres: no answer within \(timeout)") }, attempt)
+        return try await withDeadline(
+            timeout, timeoutError: { StorageError.unavailable("postgres: no answer within \(timeout)") }, attempt)
     }
 
     /// Runs `operation` again when the database rolled it back for a conflict it may not

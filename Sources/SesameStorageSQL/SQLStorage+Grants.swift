@@ -74,14 +74,16 @@ extension SQLStorage: GrantRepository {
     ) async throws -> RefreshToken? {
         let since = at.addingTimeInterval(-interval)
         for hash in hashes {
-            guard let row = try await db.raw(
-                """
-                UPDATE refresh_tokens SET retried_at = \(bind: at.sqlValue)
-                WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID) AND rotated_at IS NOT NULL
-                AND rotated_at >= \(bind: since.sqlValue) AND retried_at IS NULL AND revoked_at IS NULL
-                AND expires_at > \(bind: at.sqlValue) RETURNING *
-                """
-            ).first() else { continue }
+            guard
+                let row = try await db.raw(
+                    """
+                    UPDATE refresh_tokens SET retried_at = \(bind: at.sqlValue)
+                    WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID) AND rotated_at IS NOT NULL
+                    AND rotated_at >= \(bind: since.sqlValue) AND retried_at IS NULL AND revoked_at IS NULL
+                    AND expires_at > \(bind: at.sqlValue) RETURNING *
+                    """
+                ).first()
+            else { continue }
             let previous = try refreshToken(from: row)
             let heir = replacement(previous)
             let live = try await db.raw(
@@ -136,7 +138,9 @@ extension SQLStorage: GrantRepository {
                 SELECT family_id FROM refresh_tokens WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID)
                 AND (rotated_at IS NOT NULL OR revoked_at IS NOT NULL)
                 """
-            ).first() { return try row.string("family_id") }
+            ).first() {
+                return try row.string("family_id")
+            }
         }
         return nil
     }
@@ -178,4 +182,3 @@ extension SQLStorage: GrantRepository {
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
     }
 }
-

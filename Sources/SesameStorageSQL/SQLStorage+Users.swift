@@ -72,12 +72,14 @@ extension SQLStorage: UserRepository {
 
     public func setUserBlocked(id: String, _ blocked: Bool, at: Date) async throws -> User {
         try await executor.transaction { db in
-            guard let row = try await db.raw(
-                """
-                UPDATE users SET blocked = \(bind: blocked.sqlValue), updated_at = \(bind: at.sqlValue)
-                WHERE id = \(bind: id) RETURNING \(unsafeRaw: Self.userColumns)
-                """
-            ).first() else { throw StorageError.notFound("user \(id)") }
+            guard
+                let row = try await db.raw(
+                    """
+                    UPDATE users SET blocked = \(bind: blocked.sqlValue), updated_at = \(bind: at.sqlValue)
+                    WHERE id = \(bind: id) RETURNING \(unsafeRaw: Self.userColumns)
+                    """
+                ).first()
+            else { throw StorageError.notFound("user \(id)") }
             let user = try Self.user(from: row)
             if blocked { try await Self.revokeRefreshTokens(userID: user.userID, at: at, db: db) }
             return user
@@ -128,4 +130,3 @@ extension SQLStorage: UserRepository {
             tokensValidAfter: try row.optionalDate("tokens_valid_after"))
     }
 }
-

@@ -43,7 +43,8 @@ final class SQLiteExecutor: SQLExecutor {
         var readers: [SQLiteConnection] = []
         if path != nil {
             for _ in 0..<readerCount {
-                readers.append(try await SQLiteConnection.open(storage: storage, threadPool: readerPool, logger: logger, on: loop).get())
+                readers.append(
+                    try await SQLiteConnection.open(storage: storage, threadPool: readerPool, logger: logger, on: loop).get())
             }
         }
         return SQLiteExecutor(writer: writer, readers: readers, pools: [writerPool, readerPool])

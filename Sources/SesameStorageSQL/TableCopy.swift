@@ -114,6 +114,8 @@ private struct TargetColumn {
               pg_get_serial_sequence(quote_ident(table_name::text), column_name::text) AS sequence
             FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = \(bind: table)
             """
-        ).all().map { TargetColumn(name: try $0.string("name"), type: try $0.string("type"), sequence: try $0.optionalString("sequence")) }
+        ).all().map {
+            TargetColumn(name: try $0.string("name"), type: try $0.string("type"), sequence: try $0.optionalString("sequence"))
+        }
     }
 }

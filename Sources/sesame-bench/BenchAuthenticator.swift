@@ -29,7 +29,8 @@ struct BenchAuthenticator {
     /// (as synced passkeys send).
     func assertion() throws -> Assertion {
         let challenge = (0..<32).map { _ in UInt8.random(in: 0...255) }
-        let clientData = #"{"type":"webauthn.get","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(Self.origin)","crossOrigin":false}"#
+        let clientData =
+            #"{"type":"webauthn.get","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(Self.origin)","crossOrigin":false}"#
         let clientDataJSON = Array(clientData.utf8)
         let authenticatorData = Array(SHA256.hash(data: Array(Self.rpID.utf8))) + [0x05, 0, 0, 0, 0]
         let signed = authenticatorData + Array(SHA256.hash(data: clientDataJSON))

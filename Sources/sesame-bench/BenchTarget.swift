@@ -13,7 +13,9 @@ struct TargetOptions: ParsableArguments {
     @Option(help: "How many servers to start on the --database; requests alternate over them.") var instances = 1
 
     func validate() throws {
-        if url != nil && dataDir == nil && database == nil { throw ValidationError("--url needs --data-dir or --database to read codes") }
+        if url != nil && dataDir == nil && database == nil {
+            throw ValidationError("--url needs --data-dir or --database to read codes")
+        }
         if instances < 1 || (instances > 1 && database == nil) {
             throw ValidationError("--instances above 1 needs --database (instances share one PostgreSQL database)")
         }
@@ -43,7 +45,8 @@ struct BenchTarget {
     static func start(
         _ options: TargetOptions, environment: [String: String], concurrency: Int, report: inout Report
     ) async throws -> BenchTarget {
-        let directory = options.dataDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("sesame-bench-\(UUID())").path
+        let directory =
+            options.dataDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("sesame-bench-\(UUID())").path
         var environment = environment
         if let url = options.database { environment["SESAME_DATABASE_URL"] = url }
         var servers: [ServerProcess] = []
@@ -62,7 +65,7 @@ struct BenchTarget {
         report.database = options.database == nil ? "sqlite" : "postgresql"
         let database = try await openDatabase(options, directory: directory)
         guard let clientID = try await database.listApplications().first(where: \.isDefault)?.clientID else {
-            servers.forEach { $0.stop() }
+            for server in servers { server.stop() }
             throw BenchError("no default application in the database")
         }
         var configuration = HTTPClient.Configuration()
@@ -84,7 +87,7 @@ struct BenchTarget {
     func stop(removeDirectory: Bool) async throws {
         try await client.shutdown()
         try await database.shutdown()
-        servers.forEach { $0.stop() }
+        for server in servers { server.stop() }
         if removeDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 }

@@ -19,8 +19,9 @@ struct DeviceKeyBench: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.") var json = false
 
     func run() async throws {
-        var report = Report(rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
-                            duration: duration)
+        var report = Report(
+            rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
+            duration: duration)
         report.kind = "device-key"
         let target = try await BenchTarget.start(
             self.target, environment: OTPLoginBench.environment, concurrency: concurrency, report: &report)

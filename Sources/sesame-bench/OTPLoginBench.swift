@@ -19,8 +19,9 @@ struct OTPLoginBench: AsyncParsableCommand {
     ]
 
     func run() async throws {
-        var report = Report(rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
-                            duration: duration)
+        var report = Report(
+            rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
+            duration: duration)
         let target = try await BenchTarget.start(
             self.target, environment: Self.environment, concurrency: concurrency, report: &report)
         do {

@@ -58,7 +58,8 @@ struct PasskeyBench: AsyncParsableCommand {
         }
         let report = PasskeyReport(
             assertionsPerSecond: rate, p256VerifiesPerSecond: boundRate,
-            keyDecoding: decodeEachTime ? "decoded from COSE_Key bytes on every verification" : "decoded once (CredentialPublicKey)")
+            keyDecoding: decodeEachTime
+                ? "decoded from COSE_Key bytes on every verification" : "decoded once (CredentialPublicKey)")
         print(json ? try report.json() : report.text)
     }
 

@@ -19,9 +19,11 @@ struct ServerChild: AsyncParsableCommand {
         let flags = ["data_dir": dataDir, "port": String(port)]
         let environment = ProcessInfo.processInfo.environment
         let local = try await ServerConfiguration.load(flags: flags, environment: environment)
-        let runtime = try await SesameRuntime.start(local, withStored: {
-            try await ServerConfiguration.load(flags: flags, environment: environment, stored: $0)
-        }, logger: logger)
+        let runtime = try await SesameRuntime.start(
+            local,
+            withStored: {
+                try await ServerConfiguration.load(flags: flags, environment: environment, stored: $0)
+            }, logger: logger)
         let app = buildApplication(runtime) { port in
             FileHandle.standardOutput.write(Data("Sesame is listening on 127.0.0.1:\(port)\n".utf8))
         }

@@ -8,9 +8,12 @@ struct CLITests {
     func apps() throws {
         let directory = Sesame.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let created = try #require(try Sesame.json(
-            ["admin", "apps", "create", "--name", "Web", "--type", "regular", "--callback", "https://app.example/cb",
-             "--allowed-origin", "https://app.example", "--json", "--data-dir", directory]) as? [String: Any])
+        let created = try #require(
+            try Sesame.json(
+                [
+                    "admin", "apps", "create", "--name", "Web", "--type", "regular", "--callback", "https://app.example/cb",
+                    "--allowed-origin", "https://app.example", "--json", "--data-dir", directory,
+                ]) as? [String: Any])
         #expect(created["name"] as? String == "Web" && created["type"] as? String == "regular")
         #expect((created["client_secret"] as? String)?.isEmpty == false)
         #expect(created["callbacks"] as? [String] == ["https://app.example/cb"])
@@ -18,13 +21,16 @@ struct CLITests {
         #expect(created["default"] as? Bool == false)
         let server = try RunningServer(dataDirectory: directory)
         server.stop()
-        let apps = try #require(try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+        let apps = try #require(
+            try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         let defaults = apps.filter { $0["default"] as? Bool == true }
         #expect(defaults.count == 1)
         #expect(defaults.first?["type"] as? String == "native" && defaults.first?["client_secret"] == nil)
         let update = try Sesame.run(
-            ["admin", "apps", "update", created["client_id"] as! String, "--add-callback", "https://app.example/2",
-             "--data-dir", directory])
+            [
+                "admin", "apps", "update", created["client_id"] as! String, "--add-callback", "https://app.example/2",
+                "--data-dir", directory,
+            ])
         #expect(update.status == 0)
     }
 
@@ -34,7 +40,8 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try RunningServer(dataDirectory: directory)
         defer { server.stop() }
-        let apps = try #require(try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+        let apps = try #require(
+            try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         let clientID = try #require(apps.first?["client_id"] as? String)
         for email in ["first@example.com", "second@example.com"] {
             let answer = try server.post(
@@ -56,18 +63,23 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try RunningServer(dataDirectory: directory)
         defer { server.stop() }
-        let apps = try #require(try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+        let apps = try #require(
+            try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         let clientID = try #require(apps.first?["client_id"] as? String)
         func login() throws -> [String: Any] {
-            _ = try server.post("/passwordless/start", ["client_id": clientID, "connection": "sms", "phone_number": "+15550001111"])
+            _ = try server.post(
+                "/passwordless/start", ["client_id": clientID, "connection": "sms", "phone_number": "+15550001111"])
             let messages = try #require(try Sesame.json(["outbox", "--json", "--data-dir", directory]) as? [[String: Any]])
             return try server.post(
                 "/oauth/token",
-                ["grant_type": "http://auth0.com/oauth/grant-type/passwordless/otp", "client_id": clientID, "realm": "sms",
-                 "username": "+15550001111", "otp": messages[0]["code"] as? String ?? ""])
+                [
+                    "grant_type": "http://auth0.com/oauth/grant-type/passwordless/otp", "client_id": clientID, "realm": "sms",
+                    "username": "+15550001111", "otp": messages[0]["code"] as? String ?? "",
+                ])
         }
         #expect(try login()["access_token"] != nil)
-        let users = try #require(try Sesame.json(["admin", "users", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+        let users = try #require(
+            try Sesame.json(["admin", "users", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         let userID = try #require(users.first?["user_id"] as? String)
         #expect(userID.hasPrefix("sms|"))
         #expect(try Sesame.run(["admin", "users", "block", userID, "--data-dir", directory]).status == 0)
@@ -80,8 +92,10 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let output = try Sesame.run(
             ["serve", "--data-dir", directory],
-            environment: ["SESAME_PORT": "eighty", "SESAME_ISSUER": "ftp://x", "SESAME_RATE_LIMIT_START_PER_IP": "0",
-                          "SESAME_EMAIL_PROVIDER": "smtp"])
+            environment: [
+                "SESAME_PORT": "eighty", "SESAME_ISSUER": "ftp://x", "SESAME_RATE_LIMIT_START_PER_IP": "0",
+                "SESAME_EMAIL_PROVIDER": "smtp",
+            ])
         #expect(output.status == 78)
         for fragment in ["SESAME_PORT", "issuer", "SESAME_RATE_LIMIT_START_PER_IP", "email.smtp.host"] {
             #expect(output.stderr.contains(fragment), "missing \(fragment) in \(output.stderr)")
@@ -97,7 +111,8 @@ struct CLITests {
             .write(to: URL(fileURLWithPath: file))
         let server = try RunningServer(dataDirectory: directory, environment: ["SESAME_ISSUER": "https://env.example.com"])
         server.stop()
-        let connections = try #require(try Sesame.json(["admin", "connections", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+        let connections = try #require(
+            try Sesame.json(["admin", "connections", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         #expect(connections.first { $0["name"] as? String == "email" }?["code_length"] as? Int == 8)
     }
 }

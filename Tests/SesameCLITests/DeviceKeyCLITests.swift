@@ -13,7 +13,8 @@ struct DeviceKeyCLITests {
         let token = try #require(created["token"] as? String)
         let id = try #require(created["id"] as? String)
         #expect(token.hasPrefix("sadm_") && id.hasPrefix("adm_"))
-        let listed = try #require(try Sesame.json(["admin", "tokens", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+        let listed = try #require(
+            try Sesame.json(["admin", "tokens", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         #expect(listed.count == 1 && listed[0]["token"] == nil, "the token itself is never shown again")
         let server = try RunningServer(dataDirectory: directory)
         defer { server.stop() }
@@ -28,12 +29,17 @@ struct DeviceKeyCLITests {
         let directory = Sesame.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         RunningServer.startAndStop(directory)
-        let apps = try #require(try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+        let apps = try #require(
+            try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         let clientID = try #require(apps.first?["client_id"] as? String)
         #expect((apps.first?["grant_types"] as? [String])?.contains("urn:ietf:params:oauth:grant-type:jwt-bearer") == true)
-        let on = try Sesame.json(["admin", "apps", "update", clientID, "--device-key-nonce-required", "--json", "--data-dir", directory])
+        let on = try Sesame.json([
+            "admin", "apps", "update", clientID, "--device-key-nonce-required", "--json", "--data-dir", directory,
+        ])
         #expect((on as? [String: Any])?["device_key_nonce_required"] as? Bool == true)
-        let off = try Sesame.json(["admin", "apps", "update", clientID, "--no-device-key-nonce-required", "--json", "--data-dir", directory])
+        let off = try Sesame.json([
+            "admin", "apps", "update", clientID, "--no-device-key-nonce-required", "--json", "--data-dir", directory,
+        ])
         #expect((off as? [String: Any])?["device_key_nonce_required"] as? Bool == false)
     }
 
@@ -41,8 +47,10 @@ struct DeviceKeyCLITests {
     static func status(_ server: RunningServer, _ path: String, bearer: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)\(path)",
-                             "-H", "authorization: Bearer \(bearer)"]
+        process.arguments = [
+            "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)\(path)",
+            "-H", "authorization: Bearer \(bearer)",
+        ]
         let out = Pipe()
         process.standardOutput = out
         try process.run()

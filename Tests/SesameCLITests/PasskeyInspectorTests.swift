@@ -112,30 +112,45 @@ struct PasskeyInspectorUsageTests {
             ["verify-registration", "--rp-id=example.org", "--origin=https://other.example", "--challenge=AAAA"],
             stdin: Self.credential)
         #expect(output.status == 1)
-        #expect(output.stdout == "origin_mismatch: clientDataJSON.origin is not one of the allowed origins (https://example.org)\n")
+        #expect(
+            output.stdout == "origin_mismatch: clientDataJSON.origin is not one of the allowed origins (https://example.org)\n")
     }
 
     @Test("verify-authentication refuses registration client data with client_data_type_mismatch")
     func typeMismatch() async throws {
         let output = try await PasskeyInspector.run(
-            ["verify-authentication", "--rp-id=example.org", "--origin=https://example.org", "--challenge=AAAA",
-             "--credential-public-key=pQECAyYgAQ"],
+            [
+                "verify-authentication", "--rp-id=example.org", "--origin=https://example.org", "--challenge=AAAA",
+                "--credential-public-key=pQECAyYgAQ",
+            ],
             stdin: Self.credential)
         #expect(output.status == 1)
         #expect(output.stdout.hasPrefix("client_data_type_mismatch: "))
         #expect(output.stdout.filter { $0 == "\n" }.count == 1)
     }
 
-    @Test("usage errors exit 64 with a message on standard error", arguments: [
-        (["verify-registration", "--rp-id=example.org", "--origin=https://example.org"], "challenge"),
-        (["verify-registration", "--rp-id=example.org", "--origin=https://example.org", "--challenge=not*base64"], "base64url"),
-        (PasskeyInspectorUsageTests.registration + ["--challenge=AAAA", "--trust-anchor=/nonexistent/root.pem"], "/nonexistent/root.pem"),
-        (PasskeyInspectorUsageTests.registration + ["--challenge=AAAA", "--alg=ES999"], "alg"),
-        (PasskeyInspectorUsageTests.registration + ["--challenge=AAAA", "--verification-time=yesterday"], "ISO 8601"),
-        (["verify-registration", "--rp-id=example.org", "--challenge=AAAA"], "--origin"),
-        (["verify-authentication", "--rp-id=example.org", "--origin=https://example.org", "--challenge=AAAA",
-          "--credential-public-key=%%"], "credential-public-key"),
-    ])
+    @Test(
+        "usage errors exit 64 with a message on standard error",
+        arguments: [
+            (["verify-registration", "--rp-id=example.org", "--origin=https://example.org"], "challenge"),
+            (
+                ["verify-registration", "--rp-id=example.org", "--origin=https://example.org", "--challenge=not*base64"],
+                "base64url"
+            ),
+            (
+                PasskeyInspectorUsageTests.registration + ["--challenge=AAAA", "--trust-anchor=/nonexistent/root.pem"],
+                "/nonexistent/root.pem"
+            ),
+            (PasskeyInspectorUsageTests.registration + ["--challenge=AAAA", "--alg=ES999"], "alg"),
+            (PasskeyInspectorUsageTests.registration + ["--challenge=AAAA", "--verification-time=yesterday"], "ISO 8601"),
+            (["verify-registration", "--rp-id=example.org", "--challenge=AAAA"], "--origin"),
+            (
+                [
+                    "verify-authentication", "--rp-id=example.org", "--origin=https://example.org", "--challenge=AAAA",
+                    "--credential-public-key=%%",
+                ], "credential-public-key"
+            ),
+        ])
     func usage(_ arguments: [String], _ mentioned: String) async throws {
         let output = try await PasskeyInspector.run(arguments, stdin: Self.credential)
         #expect(output.status == 64)

@@ -65,7 +65,8 @@ final class RunningServer {
         while !text.contains("ready in"), let data = try out.fileHandleForReading.read(upToCount: 1), !data.isEmpty {
             text += String(decoding: data, as: UTF8.self)
         }
-        guard let range = text.range(of: "listening on 127.0.0.1:"), let port = Int(text[range.upperBound...].prefix { $0.isNumber })
+        guard let range = text.range(of: "listening on 127.0.0.1:"),
+            let port = Int(text[range.upperBound...].prefix { $0.isNumber })
         else { throw CLIError("server did not start: \(text)") }
         self.port = port
     }
@@ -81,8 +82,10 @@ final class RunningServer {
         let data = try JSONSerialization.data(withJSONObject: body)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-X", "POST", "http://127.0.0.1:\(port)\(path)", "-H", "content-type: application/json",
-                             "--data-binary", String(decoding: data, as: UTF8.self)]
+        process.arguments = [
+            "-s", "-X", "POST", "http://127.0.0.1:\(port)\(path)", "-H", "content-type: application/json",
+            "--data-binary", String(decoding: data, as: UTF8.self),
+        ]
         let out = Pipe()
         process.standardOutput = out
         try process.run()

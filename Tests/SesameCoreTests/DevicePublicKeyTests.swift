@@ -2,8 +2,8 @@ import Crypto
 import CryptoExtras
 import Foundation
 import SesameCore
-import Testing
 import SesameWebAuthn
+import Testing
 
 @Suite("Device public keys: parsing and the key policy")
 struct DevicePublicKeyTests {
@@ -49,7 +49,8 @@ struct DevicePublicKeyTests {
     func fingerprint() throws {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048).publicKey
         let parsed = try DevicePublicKey.parse(text: key.pemRepresentation, policy: Self.policy)
-        let expected = Insecure.MD5.hash(data: key.pkcs1DERRepresentation).map { String(format: "%02X", $0) }.joined(separator: ":")
+        let expected = Insecure.MD5.hash(data: key.pkcs1DERRepresentation).map { String(format: "%02X", $0) }.joined(
+            separator: ":")
         #expect(parsed.fingerprint == expected && parsed.fingerprint.count == 47)
     }
 

@@ -1,23 +1,28 @@
 import Foundation
-@testable import SesameCore
-import Testing
 import SesameWebAuthn
+import Testing
+
+@testable import SesameCore
 
 @Suite("Identifiers, scopes, secrets and opaque tokens")
 struct SupportTests {
-    @Test("emails are trimmed and lower-cased; implausible ones refused", arguments: [
-        (" Ana@Example.COM ", "ana@example.com"), ("a@b.co", "a@b.co"), ("no-at-sign", nil), ("a@b", nil),
-        ("a@@b.com", nil), ("a b@c.com", nil), ("a@.com", nil), ("a@b..com", nil), ("<a>@b.com", nil),
-        (String(repeating: "a", count: 65) + "@b.com", nil),
-    ] as [(String, String?)])
+    @Test(
+        "emails are trimmed and lower-cased; implausible ones refused",
+        arguments: [
+            (" Ana@Example.COM ", "ana@example.com"), ("a@b.co", "a@b.co"), ("no-at-sign", nil), ("a@b", nil),
+            ("a@@b.com", nil), ("a b@c.com", nil), ("a@.com", nil), ("a@b..com", nil), ("<a>@b.com", nil),
+            (String(repeating: "a", count: 65) + "@b.com", nil),
+        ] as [(String, String?)])
     func emails(raw: String, expected: String?) {
         #expect(Identifier.normalizedEmail(raw) == expected)
     }
 
-    @Test("phone numbers follow Auth0's E.164 pattern", arguments: [
-        ("+14155550123", "+14155550123"), (" +44 ", "+44"), ("14155550123", nil), ("+1415555012345678", nil),
-        ("+1-415", nil), ("+", nil), ("+١٢٣", nil),
-    ] as [(String, String?)])
+    @Test(
+        "phone numbers follow Auth0's E.164 pattern",
+        arguments: [
+            ("+14155550123", "+14155550123"), (" +44 ", "+44"), ("14155550123", nil), ("+1415555012345678", nil),
+            ("+1-415", nil), ("+", nil), ("+١٢٣", nil),
+        ] as [(String, String?)])
     func phones(raw: String, expected: String?) {
         #expect(Identifier.normalizedPhone(raw) == expected)
     }

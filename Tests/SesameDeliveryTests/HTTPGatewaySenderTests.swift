@@ -1,14 +1,16 @@
 import Crypto
 import Foundation
 import SesameCore
-@testable import SesameDelivery
-import Testing
 import SesameWebAuthn
+import Testing
+
+@testable import SesameDelivery
 
 @Suite("HTTP SMS gateway", .serialized)
 struct HTTPGatewaySenderTests {
-    private let sms = OutgoingMessage(channel: .sms, recipient: "+14155550123", subject: nil,
-                                      body: "Your code is 482915", code: "482915", link: nil)
+    private let sms = OutgoingMessage(
+        channel: .sms, recipient: "+14155550123", subject: nil,
+        body: "Your code is 482915", code: "482915", link: nil)
 
     private func base64URLDecode(_ text: Substring) -> Data? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
@@ -35,11 +37,15 @@ struct HTTPGatewaySenderTests {
         try await TwilioMock.run { mock in
             let authentication = HTTPGatewayConfiguration.Authentication(
                 subject: "sesame", audience: "https://gateway.test", secret: "gateway-secret")
-            let sender = HTTPGatewaySender(configuration: HTTPGatewayConfiguration(
-                url: "\(mock.baseURL)/gateway", sender: "Sesame", authentication: authentication))
+            let sender = HTTPGatewaySender(
+                configuration: HTTPGatewayConfiguration(
+                    url: "\(mock.baseURL)/gateway", sender: "Sesame", authentication: authentication))
             try await sender.send(sms)
             let request = try #require(try mock.recorded().first)
-            #expect(request["json"] as? [String: String] == ["recipient": "+14155550123", "body": "Your code is 482915", "sender": "Sesame"])
+            #expect(
+                request["json"] as? [String: String] == [
+                    "recipient": "+14155550123", "body": "Your code is 482915", "sender": "Sesame",
+                ])
             let authorization = try #require(request["authorization"] as? String)
             try #require(authorization.hasPrefix("Bearer "))
             let claims = try verify(String(authorization.dropFirst(7)), key: Data("gateway-secret".utf8))
@@ -85,7 +91,11 @@ struct HTTPGatewaySenderTests {
 
     @Test("error bodies without a message fall back to the HTTP status")
     func errorFallback() {
-        #expect(HTTPGatewaySender.error(status: 500, body: Data("oops".utf8)) == DeliveryError(message: "SMS gateway answered HTTP 500", providerCode: "500"))
-        #expect(HTTPGatewaySender.error(status: 400, body: Data(#"{"error":"bad number"}"#.utf8)) == DeliveryError(message: "bad number", providerCode: "400"))
+        #expect(
+            HTTPGatewaySender.error(status: 500, body: Data("oops".utf8))
+                == DeliveryError(message: "SMS gateway answered HTTP 500", providerCode: "500"))
+        #expect(
+            HTTPGatewaySender.error(status: 400, body: Data(#"{"error":"bad number"}"#.utf8))
+                == DeliveryError(message: "bad number", providerCode: "400"))
     }
 }

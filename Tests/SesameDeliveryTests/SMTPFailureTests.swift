@@ -7,12 +7,14 @@ import Testing
 @Suite("SMTP failures")
 struct SMTPFailureTests {
     private func sender(port: Int, timeout: Duration = .seconds(5)) throws -> SMTPSender {
-        try SMTPSender(configuration: SMTPConfiguration(
-            host: "127.0.0.1", port: port, fromAddress: "login@sesame.test", security: .none, timeout: timeout))
+        try SMTPSender(
+            configuration: SMTPConfiguration(
+                host: "127.0.0.1", port: port, fromAddress: "login@sesame.test", security: .none, timeout: timeout))
     }
 
-    private let message = OutgoingMessage(channel: .email, recipient: "ada@example.org", subject: "Code",
-                                          body: "482915", code: "482915", link: nil)
+    private let message = OutgoingMessage(
+        channel: .email, recipient: "ada@example.org", subject: "Code",
+        body: "482915", code: "482915", link: nil)
 
     @Test("nothing listening: a DeliveryError naming the server")
     func unreachable() async throws {

@@ -20,19 +20,24 @@ struct SMTPIntegrationTests {
         let directory = try TestServers.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try await TestServers.freePort()
-        let sink = Sink(port: port, messages: directory.appendingPathComponent("mail.jsonl"),
-                        certificate: directory.appendingPathComponent("tls/cert.pem"))
-        let arguments = ["--port", "\(port)", "--out", sink.messages.path,
-                         "--cert-dir", directory.appendingPathComponent("tls").path] + options
+        let sink = Sink(
+            port: port, messages: directory.appendingPathComponent("mail.jsonl"),
+            certificate: directory.appendingPathComponent("tls/cert.pem"))
+        let arguments =
+            [
+                "--port", "\(port)", "--out", sink.messages.path,
+                "--cert-dir", directory.appendingPathComponent("tls").path,
+            ] + options
         return try await TestServers.withPythonServer("smtp_sink.py", port: port, arguments: arguments, logDirectory: directory) {
             try await body(sink)
         }
     }
 
     private func configuration(_ sink: Sink, security: SMTPConfiguration.Security = .none) throws -> SMTPConfiguration {
-        var config = SMTPConfiguration(host: "127.0.0.1", port: sink.port, fromAddress: "login@sesame.test",
-                                       fromName: "Sesame Login", security: security,
-                                       timeout: .seconds(20), heloName: "sesame.test")
+        var config = SMTPConfiguration(
+            host: "127.0.0.1", port: sink.port, fromAddress: "login@sesame.test",
+            fromName: "Sesame Login", security: security,
+            timeout: .seconds(20), heloName: "sesame.test")
         if security != .none {
             // Full verification against the sink's own certificate, issued for IP 127.0.0.1.
             try config.trustCertificates(fromPEMFile: sink.certificate.path)
@@ -40,9 +45,12 @@ struct SMTPIntegrationTests {
         return config
     }
 
-    private func codeEmail(to recipient: String = "ada@example.org", subject: String = "Your sign-in code", body: String? = nil) -> OutgoingMessage {
-        OutgoingMessage(channel: .email, recipient: recipient, subject: subject,
-                        body: body ?? "Your code is 482915.\n.\nIt expires in 5 minutes.", code: "482915", link: nil)
+    private func codeEmail(to recipient: String = "ada@example.org", subject: String = "Your sign-in code", body: String? = nil)
+        -> OutgoingMessage
+    {
+        OutgoingMessage(
+            channel: .email, recipient: recipient, subject: subject,
+            body: body ?? "Your code is 482915.\n.\nIt expires in 5 minutes.", code: "482915", link: nil)
     }
 
     private func onlyMessage(_ sink: Sink) throws -> [String: Any] {
@@ -60,9 +68,11 @@ struct SMTPIntegrationTests {
             #expect(message["rcpt_tos"] as? [String] == ["ada@example.org"])
             #expect(message["helo"] as? String == "sesame.test")
             let data = try #require(message["data"] as? String)
-            for header in ["From: \"Sesame Login\" <login@sesame.test>", "To: <ada@example.org>",
-                           "Subject: Your sign-in code", "MIME-Version: 1.0",
-                           "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 7bit"] {
+            for header in [
+                "From: \"Sesame Login\" <login@sesame.test>", "To: <ada@example.org>",
+                "Subject: Your sign-in code", "MIME-Version: 1.0",
+                "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 7bit",
+            ] {
                 #expect(data.contains("\r\n\(header)\r\n") || data.hasPrefix("\(header)\r\n"), "missing \(header)")
             }
             #expect(data.hasPrefix("Date: "))
@@ -76,7 +86,8 @@ struct SMTPIntegrationTests {
     func unicode() async throws {
         try await withSink { sink in
             let body = "Votre code : 482915 — à bientôt ✓"
-            try await SMTPSender(configuration: try configuration(sink)).send(codeEmail(subject: "Code de connexion Sésame", body: body))
+            try await SMTPSender(configuration: try configuration(sink)).send(
+                codeEmail(subject: "Code de connexion Sésame", body: body))
             let message = try onlyMessage(sink)
             #expect((message["mail_options"] as? [String])?.contains("BODY=8BITMIME") == true)
             let data = try #require(message["data"] as? String)
@@ -124,7 +135,9 @@ struct SMTPIntegrationTests {
             var config = try configuration(sink, security: .startTLS)
             config.username = "mailer"
             config.password = "wrong"
-            let error = try await #require(throws: DeliveryError.self) { try await SMTPSender(configuration: config).send(codeEmail()) }
+            let error = try await #require(throws: DeliveryError.self) {
+                try await SMTPSender(configuration: config).send(codeEmail())
+            }
             #expect(error.providerCode == "535")
             #expect(try TestServers.readJSONLines(sink.messages).isEmpty)
         }
@@ -135,7 +148,9 @@ struct SMTPIntegrationTests {
         try await withSink(["--starttls"]) { sink in
             var config = try configuration(sink, security: .startTLS)
             config.tlsConfiguration = .makeClientConfiguration()
-            let error = try await #require(throws: DeliveryError.self) { try await SMTPSender(configuration: config).send(codeEmail()) }
+            let error = try await #require(throws: DeliveryError.self) {
+                try await SMTPSender(configuration: config).send(codeEmail())
+            }
             #expect(error.message == "TLS with SMTP server 127.0.0.1:\(sink.port) failed")
         }
     }

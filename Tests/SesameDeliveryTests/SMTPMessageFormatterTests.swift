@@ -1,13 +1,16 @@
 import Foundation
 import SesameCore
 import Testing
+
 @testable import SesameDelivery
 
 @Suite("SMTP message formatting")
 struct SMTPMessageFormatterTests {
-    private func email(subject: String? = "Your code", body: String = "Code: 123456", to: String = "ada@example.org") -> SMTPEmail {
-        SMTPEmail(fromAddress: "login@example.com", fromName: "Sesame Login", toAddress: to, subject: subject,
-                  body: body, date: Date(timeIntervalSince1970: 1_751_371_200), messageID: "<m1@example.com>")
+    private func email(subject: String? = "Your code", body: String = "Code: 123456", to: String = "ada@example.org") -> SMTPEmail
+    {
+        SMTPEmail(
+            fromAddress: "login@example.com", fromName: "Sesame Login", toAddress: to, subject: subject,
+            body: body, date: Date(timeIntervalSince1970: 1_751_371_200), messageID: "<m1@example.com>")
     }
 
     private func render(_ email: SMTPEmail, allow8bit: Bool = false) throws -> String {
@@ -23,21 +26,23 @@ struct SMTPMessageFormatterTests {
     @Test("headers, blank line, body and terminator, all with CRLF")
     func layout() throws {
         let text = try render(email())
-        #expect(text == [
-            "Date: Tue, 01 Jul 2025 12:00:00 +0000",
-            "From: \"Sesame Login\" <login@example.com>",
-            "To: <ada@example.org>",
-            "Subject: Your code",
-            "Message-ID: <m1@example.com>",
-            "MIME-Version: 1.0",
-            "Content-Type: text/plain; charset=utf-8",
-            "Content-Transfer-Encoding: 7bit",
-            "Auto-Submitted: auto-generated",
-            "",
-            "Code: 123456",
-            ".",
-            "",
-        ].joined(separator: "\r\n"))
+        #expect(
+            text
+                == [
+                    "Date: Tue, 01 Jul 2025 12:00:00 +0000",
+                    "From: \"Sesame Login\" <login@example.com>",
+                    "To: <ada@example.org>",
+                    "Subject: Your code",
+                    "Message-ID: <m1@example.com>",
+                    "MIME-Version: 1.0",
+                    "Content-Type: text/plain; charset=utf-8",
+                    "Content-Transfer-Encoding: 7bit",
+                    "Auto-Submitted: auto-generated",
+                    "",
+                    "Code: 123456",
+                    ".",
+                    "",
+                ].joined(separator: "\r\n"))
     }
 
     @Test("dot-stuffing doubles a leading dot only")
@@ -98,17 +103,20 @@ struct SMTPMessageFormatterTests {
 
     @Test("display names are quoted or encoded")
     func displayNames() throws {
-        #expect(try SMTPMessageFormatter.mailbox(address: "a@b.c", name: #"Ada "the" \ Admin"#) == #""Ada \"the\" \\ Admin" <a@b.c>"#)
+        #expect(
+            try SMTPMessageFormatter.mailbox(address: "a@b.c", name: #"Ada "the" \ Admin"#) == #""Ada \"the\" \\ Admin" <a@b.c>"#)
         #expect(try SMTPMessageFormatter.mailbox(address: "a@b.c", name: nil) == "<a@b.c>")
         #expect(try SMTPMessageFormatter.mailbox(address: "a@b.c", name: "Zoé") == "=?UTF-8?B?Wm/DqQ==?= <a@b.c>")
     }
 
-    @Test("CR or LF in recipient, subject or name is refused, not stripped", arguments: [
-        ("ada@example.org\r\nBcc: eve@example.org", "Hi", "Sesame"),
-        ("ada@example.org", "Hi\r\nBcc: eve@example.org", "Sesame"),
-        ("ada@example.org", "Hi\nX-Evil: 1", "Sesame"),
-        ("ada@example.org", "Hi", "Sesame\rBcc: eve@example.org"),
-    ])
+    @Test(
+        "CR or LF in recipient, subject or name is refused, not stripped",
+        arguments: [
+            ("ada@example.org\r\nBcc: eve@example.org", "Hi", "Sesame"),
+            ("ada@example.org", "Hi\r\nBcc: eve@example.org", "Sesame"),
+            ("ada@example.org", "Hi\nX-Evil: 1", "Sesame"),
+            ("ada@example.org", "Hi", "Sesame\rBcc: eve@example.org"),
+        ])
     func headerInjection(recipient: String, subject: String, name: String) {
         var message = email(subject: subject, to: recipient)
         message.fromName = name
@@ -116,9 +124,11 @@ struct SMTPMessageFormatterTests {
         #expect(error?.message.contains("Line breaks are not allowed") == true)
     }
 
-    @Test("addresses that could break out of <…> are refused", arguments: [
-        "ada@example.org>", "<ada@example.org", "ada example@org", "no-at-sign", "@example.org", "ada@", "zoé@example.org",
-    ])
+    @Test(
+        "addresses that could break out of <…> are refused",
+        arguments: [
+            "ada@example.org>", "<ada@example.org", "ada example@org", "no-at-sign", "@example.org", "ada@", "zoé@example.org",
+        ])
     func badAddresses(_ address: String) {
         #expect(throws: DeliveryError.self) { try SMTPMessageFormatter.validateAddress(address) }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SesameDelivery
 
 @Suite("SMTP reply parser")
@@ -13,7 +14,8 @@ struct SMTPReplyParserTests {
 
     @Test("a single-line reply")
     func singleLine() throws {
-        #expect(try parse("220 mail.example.com ESMTP ready\r\n") == [SMTPReply(code: 220, lines: ["mail.example.com ESMTP ready"])])
+        #expect(
+            try parse("220 mail.example.com ESMTP ready\r\n") == [SMTPReply(code: 220, lines: ["mail.example.com ESMTP ready"])])
     }
 
     @Test("a multi-line EHLO reply keeps every line")
@@ -40,9 +42,11 @@ struct SMTPReplyParserTests {
         #expect(try parse("250\r\n221 bye\n") == [SMTPReply(code: 250, lines: [""]), SMTPReply(code: 221, lines: ["bye"])])
     }
 
-    @Test("malformed replies are refused", arguments: [
-        "hello\r\n", "2x0 nope\r\n", "250?what\r\n", "999 out of range\r\n", "250-a\r\n251 b\r\n",
-    ])
+    @Test(
+        "malformed replies are refused",
+        arguments: [
+            "hello\r\n", "2x0 nope\r\n", "250?what\r\n", "999 out of range\r\n", "250-a\r\n251 b\r\n",
+        ])
     func malformed(_ text: String) {
         #expect(throws: SMTPReplyParser.ParseError.self) { try parse(text) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameCore
 import Testing
+
 @testable import SesameDelivery
 
 @Suite("SMTP session state machine")
@@ -11,8 +12,9 @@ struct SMTPSessionTests {
     )
 
     private func configuration(_ security: SMTPConfiguration.Security, user: String? = nil) -> SMTPConfiguration {
-        SMTPConfiguration(host: "127.0.0.1", fromAddress: "login@example.com", username: user,
-                          password: user.map { _ in "secret" }, security: security, heloName: "client.test")
+        SMTPConfiguration(
+            host: "127.0.0.1", fromAddress: "login@example.com", username: user,
+            password: user.map { _ in "secret" }, security: security, heloName: "client.test")
     }
 
     private func reply(_ code: Int, _ lines: String...) -> SMTPReply { SMTPReply(code: code, lines: lines) }
@@ -26,7 +28,9 @@ struct SMTPSessionTests {
     func plain() throws {
         var session = SMTPSession(configuration: configuration(.none), email: email)
         #expect(command(try session.receive(reply(220, "hi"))) == "EHLO client.test\r\n")
-        #expect(command(try session.receive(reply(250, "hi", "8BITMIME", "SIZE 1000"))) == "MAIL FROM:<login@example.com> BODY=8BITMIME\r\n")
+        #expect(
+            command(try session.receive(reply(250, "hi", "8BITMIME", "SIZE 1000")))
+                == "MAIL FROM:<login@example.com> BODY=8BITMIME\r\n")
         #expect(command(try session.receive(reply(250, "ok"))) == "RCPT TO:<ada@example.org>\r\n")
         #expect(command(try session.receive(reply(250, "ok"))) == "DATA\r\n")
         let data = try #require(command(try session.receive(reply(354, "go"))))

@@ -1,8 +1,9 @@
 import AsyncHTTPClient
 import Foundation
 import SesameCore
-@testable import SesameDelivery
 import Testing
+
+@testable import SesameDelivery
 
 /// Runs Tests/e2e/twilio_mock.py (Twilio's Messages API and an SMS gateway) for one test.
 struct TwilioMock {
@@ -20,10 +21,15 @@ struct TwilioMock {
     static func run<Result>(_ body: (TwilioMock) async throws -> Result) async throws -> Result {
         let directory = try TestServers.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let mock = TwilioMock(port: try await TestServers.freePort(), requests: directory.appendingPathComponent("requests.jsonl"))
-        let arguments = ["--port", "\(mock.port)", "--log", mock.requests.path,
-                         "--account-sid", accountSID, "--auth-token", authToken]
-        return try await TestServers.withPythonServer("twilio_mock.py", port: mock.port, arguments: arguments, logDirectory: directory) {
+        let mock = TwilioMock(
+            port: try await TestServers.freePort(), requests: directory.appendingPathComponent("requests.jsonl"))
+        let arguments = [
+            "--port", "\(mock.port)", "--log", mock.requests.path,
+            "--account-sid", accountSID, "--auth-token", authToken,
+        ]
+        return try await TestServers.withPythonServer(
+            "twilio_mock.py", port: mock.port, arguments: arguments, logDirectory: directory
+        ) {
             try await body(mock)
         }
     }
@@ -31,10 +37,14 @@ struct TwilioMock {
 
 @Suite("Twilio against a local Messages API", .serialized)
 struct TwilioSenderTests {
-    private func sender(_ mock: TwilioMock, sender: TwilioConfiguration.Sender = .phoneNumber("+15005550006"),
-                        token: String = TwilioMock.authToken) -> TwilioSender {
-        TwilioSender(configuration: TwilioConfiguration(
-            accountSID: TwilioMock.accountSID, authToken: token, sender: sender, baseURL: mock.baseURL, timeout: .seconds(20)))
+    private func sender(
+        _ mock: TwilioMock, sender: TwilioConfiguration.Sender = .phoneNumber("+15005550006"),
+        token: String = TwilioMock.authToken
+    ) -> TwilioSender {
+        TwilioSender(
+            configuration: TwilioConfiguration(
+                accountSID: TwilioMock.accountSID, authToken: token, sender: sender, baseURL: mock.baseURL, timeout: .seconds(20))
+        )
     }
 
     private func sms(to recipient: String, body: String = "Your code is 482915") -> OutgoingMessage {
@@ -70,7 +80,9 @@ struct TwilioSenderTests {
     @Test("Twilio's error document becomes a DeliveryError with its code")
     func invalidNumber() async throws {
         try await TwilioMock.run { mock in
-            await #expect(throws: DeliveryError(message: "The 'To' number +1555 is not a valid phone number.", providerCode: "21211")) {
+            await #expect(
+                throws: DeliveryError(message: "The 'To' number +1555 is not a valid phone number.", providerCode: "21211")
+            ) {
                 try await sender(mock).send(sms(to: "+1555"))
             }
         }
@@ -90,9 +102,10 @@ struct TwilioSenderTests {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             try await TwilioMock.run { mock in
-                let sender = TwilioSender(configuration: TwilioConfiguration(
-                    accountSID: TwilioMock.accountSID, authToken: TwilioMock.authToken,
-                    sender: .phoneNumber("+15005550006"), baseURL: mock.baseURL + "/"), client: client)
+                let sender = TwilioSender(
+                    configuration: TwilioConfiguration(
+                        accountSID: TwilioMock.accountSID, authToken: TwilioMock.authToken,
+                        sender: .phoneNumber("+15005550006"), baseURL: mock.baseURL + "/"), client: client)
                 try await sender.send(sms(to: "+14155550123"))
                 #expect(try mock.recorded().count == 1)
             }
@@ -106,9 +119,10 @@ struct TwilioSenderTests {
     @Test("nothing listening: a DeliveryError, not a transport error")
     func unreachable() async throws {
         let port = try await TestServers.freePort()
-        let sender = TwilioSender(configuration: TwilioConfiguration(
-            accountSID: TwilioMock.accountSID, authToken: "x", sender: .phoneNumber("+15005550006"),
-            baseURL: "http://127.0.0.1:\(port)", timeout: .seconds(5)))
+        let sender = TwilioSender(
+            configuration: TwilioConfiguration(
+                accountSID: TwilioMock.accountSID, authToken: "x", sender: .phoneNumber("+15005550006"),
+                baseURL: "http://127.0.0.1:\(port)", timeout: .seconds(5)))
         // AsyncHTTPClient keeps retrying a refused connection until the deadline; which of the
         // two it reports depends on the machine's load, and both are the same to the caller.
         await #expect {
@@ -120,7 +134,8 @@ struct TwilioSenderTests {
 
     @Test("email is refused")
     func wrongChannel() async {
-        let sender = TwilioSender(configuration: TwilioConfiguration(accountSID: "AC", authToken: "x", sender: .phoneNumber("+1")))
+        let sender = TwilioSender(
+            configuration: TwilioConfiguration(accountSID: "AC", authToken: "x", sender: .phoneNumber("+1")))
         let email = OutgoingMessage(channel: .email, recipient: "a@b.c", subject: "s", body: "b", code: nil, link: nil)
         await #expect(throws: DeliveryError.self) { try await sender.send(email) }
     }

@@ -3,8 +3,8 @@ import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
-import Testing
 import SesameWebAuthn
+import Testing
 
 /// Attacks that try to keep or mint a way into someone else's account.
 @Suite("Attacks: account pre-hijacking, device-key minting, passkey management")
@@ -88,7 +88,8 @@ struct AccountTakeoverTests {
             #expect(minted.status == .unauthorized && minted.error?.error == "insufficient_user_authentication")
             let refreshed = try await h.post(
                 "/oauth/token", ["grant_type": "refresh_token", "client_id": h.clientID, "refresh_token": tokens.refreshToken])
-            let again = try await h.registerDevice(token: try refreshed.tokens().accessToken, value: TestDeviceKey.p256().publicPEM)
+            let again = try await h.registerDevice(
+                token: try refreshed.tokens().accessToken, value: TestDeviceKey.p256().publicPEM)
             #expect(again.status == .unauthorized, "a refresh does not make the login recent")
         }
     }
@@ -108,9 +109,12 @@ struct AccountTakeoverTests {
             #expect(deleted.status == .forbidden)
             let full = try await h.accountLogin(email: "ana@example.com")
             h.clock.advance(by: 301)
-            let stale = try await h.client.execute(uri: "/me/passkeys/\(id)", method: .delete, headers: Harness.bearer(full.accessToken))
+            let stale = try await h.client.execute(
+                uri: "/me/passkeys/\(id)", method: .delete, headers: Harness.bearer(full.accessToken))
             #expect(stale.status == .unauthorized && stale.error?.error == "insufficient_user_authentication")
-            #expect(try await h.get("/me/passkeys", headers: Harness.bearer(full.accessToken)).status == .ok, "reading needs no recent login")
+            #expect(
+                try await h.get("/me/passkeys", headers: Harness.bearer(full.accessToken)).status == .ok,
+                "reading needs no recent login")
         }
     }
 }

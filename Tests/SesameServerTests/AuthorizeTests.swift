@@ -51,8 +51,10 @@ struct AuthorizeTests {
             #expect(query["state"] == "s-1")
             let tokens = try await h.post(
                 "/oauth/token",
-                ["grant_type": "authorization_code", "client_id": h.clientID, "code": query["code"],
-                 "redirect_uri": Self.callback, "code_verifier": MagicLinkTests.verifier]
+                [
+                    "grant_type": "authorization_code", "client_id": h.clientID, "code": query["code"],
+                    "redirect_uri": Self.callback, "code_verifier": MagicLinkTests.verifier,
+                ]
             ).tokens()
             #expect(tokens.idToken != nil && tokens.scope == "openid email")
         }
@@ -108,10 +110,14 @@ struct AuthorizeTests {
             #expect(query["state"] == "s-1")
             let tokens = try await h.post(
                 "/oauth/token",
-                ["grant_type": GrantType.authorizationCode, "client_id": h.clientID, "code": query["code"],
-                 "redirect_uri": Self.callback, "code_verifier": MagicLinkTests.verifier]
+                [
+                    "grant_type": GrantType.authorizationCode, "client_id": h.clientID, "code": query["code"],
+                    "redirect_uri": Self.callback, "code_verifier": MagicLinkTests.verifier,
+                ]
             ).decode(TokenBody.self)
-            #expect(try PasskeyTests.claims(tokens.idToken)["sub"] as? String == PasskeyTests.claims(signup.idToken)["sub"] as? String)
+            #expect(
+                try PasskeyTests.claims(tokens.idToken)["sub"] as? String == PasskeyTests.claims(signup.idToken)["sub"] as? String
+            )
         }
     }
 

@@ -19,8 +19,10 @@ struct CodeAbuseTests {
             let code = try #require(h.code(for: "ana@example.com"))
             let stolen = try await h.post(
                 "/oauth/token",
-                ["grant_type": GrantType.passwordlessOTP, "client_id": other, "realm": "email", "username": "ana@example.com",
-                 "otp": code, "scope": "openid"])
+                [
+                    "grant_type": GrantType.passwordlessOTP, "client_id": other, "realm": "email", "username": "ana@example.com",
+                    "otp": code, "scope": "openid",
+                ])
             #expect(stolen.status == .forbidden && stolen.error?.errorDescription == "Wrong email or verification code.")
             #expect(try await h.otp("ana@example.com", code).status == .ok, "the asking application still can")
         }
@@ -35,8 +37,10 @@ struct CodeAbuseTests {
             _ = try await h.sesame.storage.updateApplication(clientID: h.clientID) { $0.callbacks = ["https://a.example.com/cb"] }
             let started = try await h.post(
                 "/passwordless/start",
-                ["client_id": h.clientID, "connection": "email", "email": "ana@example.com", "send": "link",
-                 "authParams": ["redirect_uri": "https://a.example.com/cb", "scope": "openid"]])
+                [
+                    "client_id": h.clientID, "connection": "email", "email": "ana@example.com", "send": "link",
+                    "authParams": ["redirect_uri": "https://a.example.com/cb", "scope": "openid"],
+                ])
             #expect(started.status == .ok)
             let link = try #require(h.sender.sent(to: "ana@example.com").last?.link)
             var fields = Dictionary(

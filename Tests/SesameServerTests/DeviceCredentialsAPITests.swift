@@ -41,7 +41,8 @@ struct DeviceCredentialsAPITests {
             let pem = SharedKeys.rsa2048.touchIDPEM
             let plain = try await h.registerDevice(token: tokens.accessToken, value: pem, deviceID: "BB01")
             #expect(plain.status == .created)
-            let lock = try await h.registerDevice(token: tokens.accessToken, value: Data(pem.utf8).base64EncodedString(), deviceID: "BB02")
+            let lock = try await h.registerDevice(
+                token: tokens.accessToken, value: Data(pem.utf8).base64EncodedString(), deviceID: "BB02")
             #expect(lock.status == .created)
             #expect(try lock.decode(DeviceCredentialBody.self).fingerprint == SharedKeys.rsa2048.fingerprint)
         }
@@ -73,7 +74,8 @@ struct DeviceCredentialsAPITests {
             let page = try await h.listDevices(token: device.accessToken, query: "?include_totals=true&page=0&per_page=10")
             #expect(try page.decode(DeviceCredentialPageBody.self).total == 1)
             let past = try await h.listDevices(token: device.accessToken, query: "?include_totals=true&page=1&per_page=10")
-            #expect(try past.decode(DeviceCredentialPageBody.self).deviceCredentials.isEmpty, "auth0-python's pager stops on empty")
+            #expect(
+                try past.decode(DeviceCredentialPageBody.self).deviceCredentials.isEmpty, "auth0-python's pager stops on empty")
             let refreshKind = try await h.listDevices(token: device.accessToken, query: "?type=refresh_token")
             #expect(try refreshKind.decode([DeviceCredentialBody].self).isEmpty)
             for bad in ["?page=-1", "?per_page=0", "?per_page=1001", "?page=x"] {
@@ -193,7 +195,8 @@ struct BadInput: Sendable, CustomStringConvertible {
         BadInput(field: "device_name", value: ["x"]), BadInput(field: "device_id", value: nil),
         BadInput(field: "device_id", value: "has spaces"), BadInput(field: "device_id", value: String(repeating: "A", count: 65)),
         BadInput(field: "value", value: nil), BadInput(field: "value", value: "not a key"),
-        BadInput(field: "value", value: 42), BadInput(field: "value", value: "-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----"),
+        BadInput(field: "value", value: 42),
+        BadInput(field: "value", value: "-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----"),
         BadInput(field: "value", value: ["kty": "oct", "k": "c2VjcmV0"]),
         BadInput(field: "value", value: ["kty": "EC", "crv": "P-384", "x": "AA", "y": "AA"]),
         BadInput(field: "value", value: ["kty": "EC", "crv": "P-256", "x": "AA", "y": "AA", "d": "AA"]),

@@ -3,8 +3,8 @@ import Foundation
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
-import Testing
 import SesameWebAuthn
+import Testing
 
 /// Each test names the attack it stops.
 @Suite("Device-key login: attacks")
@@ -64,7 +64,8 @@ struct DeviceKeyAttackTests {
         try await Harness.run { h in
             let device = try await h.enroll(key: SharedKeys.rsa2048)
             let pem = device.key.publicPEM
-            let secret = form == "pem" ? Data(pem.utf8) : Data(base64Encoded: pem.split(separator: "\n").dropFirst().dropLast().joined())!
+            let secret =
+                form == "pem" ? Data(pem.utf8) : Data(base64Encoded: pem.split(separator: "\n").dropFirst().dropLast().joined())!
             let header: [String: Any] = ["alg": "HS256", "typ": "JWT", "kid": device.credentialID]
             let input = TestJWT.encode(header) + "." + TestJWT.encode(device.claims(h))
             let mac = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: SymmetricKey(data: secret))
@@ -130,7 +131,10 @@ struct DeviceKeyAttackTests {
         try await Harness.run { h in
             let device = try await h.enroll()
             let now = h.clock.now().epochSeconds
-            let future = try await h.deviceLogin(device.assertion(h) { $0["iat"] = now + 3600; $0["exp"] = now + 3630 })
+            let future = try await h.deviceLogin(
+                device.assertion(h) {
+                    $0["iat"] = now + 3600; $0["exp"] = now + 3630
+                })
             #expect(Self.description(future).contains("future"))
             let long = try await h.deviceLogin(device.assertion(h) { $0["exp"] = now + 3600 })
             #expect(Self.description(long).contains("60 seconds"))
@@ -177,7 +181,8 @@ struct DeviceKeyAttackTests {
     func otherApplication() async throws {
         try await Harness.run { h in
             let device = try await h.enroll()
-            let other = SesameCore.Application(clientID: "other-app", clientSecret: nil, name: "Other", type: .native, createdAt: h.clock.now())
+            let other = SesameCore.Application(
+                clientID: "other-app", clientSecret: nil, name: "Other", type: .native, createdAt: h.clock.now())
             try await h.sesame.storage.createApplication(other)
             let response = try await h.post(
                 "/oauth/token",

@@ -3,8 +3,8 @@ import Foundation
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
-import Testing
 import SesameWebAuthn
+import Testing
 
 /// TouchIDAuth and Lock v1: RSA-1024 keys uploaded as base64 of a PKCS#1 PEM, JWTs without
 /// `kid` or `jti` (`iss` = user_id, `sub` = key fingerprint), sent to `/oauth/ro`.
@@ -16,14 +16,16 @@ struct DeviceKeyLegacyTests {
     static func enrollTouchID(_ h: Harness, key: TestDeviceKey = SharedKeys.rsa1024) async throws -> EnrolledDevice {
         let tokens = try await h.accountLogin(email: "ana@example.com")
         let value = Data(key.touchIDPEM.utf8).base64EncodedString()
-        let response = try await h.registerDevice(token: tokens.accessToken, value: value, deviceID: "3C2B1A00-AAAA-BBBB-CCCC-0123456789AB")
+        let response = try await h.registerDevice(
+            token: tokens.accessToken, value: value, deviceID: "3C2B1A00-AAAA-BBBB-CCCC-0123456789AB")
         let body = try response.decode(DeviceCredentialBody.self)
         return EnrolledDevice(
             userID: body.userID, accessToken: tokens.accessToken, credentialID: body.id, key: key, deviceID: body.deviceID)
     }
 
     /// TouchIDAuth's default claims plus Lock's `iss`.
-    static func touchIDToken(_ h: Harness, _ device: EnrolledDevice, _ change: (inout [String: Any]) -> Void = { _ in }) -> String {
+    static func touchIDToken(_ h: Harness, _ device: EnrolledDevice, _ change: (inout [String: Any]) -> Void = { _ in }) -> String
+    {
         let now = h.clock.now().epochSeconds
         var claims: [String: Any] = [
             "iss": device.userID, "sub": device.key.fingerprint, "device": "Anas iPhone", "iat": now, "exp": now + 30,
@@ -32,12 +34,16 @@ struct DeviceKeyLegacyTests {
         return device.key.jwt(claims)
     }
 
-    static func ro(_ h: Harness, _ token: String?, device: String? = "3C2B1A00-AAAA-BBBB-CCCC-0123456789AB",
-                   connection: String? = "email") async throws -> TestResponse {
+    static func ro(
+        _ h: Harness, _ token: String?, device: String? = "3C2B1A00-AAAA-BBBB-CCCC-0123456789AB",
+        connection: String? = "email"
+    ) async throws -> TestResponse {
         try await h.post(
             "/oauth/ro",
-            ["client_id": h.clientID, "grant_type": GrantType.jwtBearer, "id_token": token, "device": device,
-             "connection": connection, "scope": "openid offline_access"])
+            [
+                "client_id": h.clientID, "grant_type": GrantType.jwtBearer, "id_token": token, "device": device,
+                "connection": connection, "scope": "openid offline_access",
+            ])
     }
 
     @Test("a TouchIDAuth RSA-1024 JWT signs in through /oauth/ro")
@@ -94,7 +100,8 @@ struct DeviceKeyLegacyTests {
         try await Harness.run(configure: Self.legacySettings) { h in
             let device = try await Self.enrollTouchID(h)
             let token = Self.touchIDToken(h, device)
-            let response = try await Self.ro(h, parameter == "id_token" ? nil : token, device: parameter == "device" ? nil : device.deviceID)
+            let response = try await Self.ro(
+                h, parameter == "id_token" ? nil : token, device: parameter == "device" ? nil : device.deviceID)
             #expect(response.status == .badRequest)
             #expect(response.error == ErrorBody(error: "invalid_request", errorDescription: "missing \(parameter) parameter"))
         }

@@ -47,9 +47,13 @@ struct DeviceKeyLoginTests {
         try await Harness.run { h in
             let device = try await h.enroll()
             let now = h.clock.now().epochSeconds
-            let late = device.assertion(h) { $0["iat"] = now - 50; $0["exp"] = now - 20 }
+            let late = device.assertion(h) {
+                $0["iat"] = now - 50; $0["exp"] = now - 20
+            }
             #expect(try await h.deviceLogin(late).status == .ok, "expired 20 s ago: within skew")
-            let early = device.assertion(h) { $0["iat"] = now + 25; $0["exp"] = now + 55 }
+            let early = device.assertion(h) {
+                $0["iat"] = now + 25; $0["exp"] = now + 55
+            }
             #expect(try await h.deviceLogin(early).status == .ok, "issued 25 s ahead: within skew")
         }
     }
@@ -80,10 +84,12 @@ struct DeviceKeyLoginTests {
         }
     }
 
-    @Test("missing or malformed assertions: 4xx with a description, never 5xx", arguments: [
-        nil, "", "abc", "a.b.c", "a.b", "....", String(repeating: "A", count: 9000),
-        "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOjF9.AAAA", "eyJ9.e30.AA",
-    ])
+    @Test(
+        "missing or malformed assertions: 4xx with a description, never 5xx",
+        arguments: [
+            nil, "", "abc", "a.b.c", "a.b", "....", String(repeating: "A", count: 9000),
+            "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOjF9.AAAA", "eyJ9.e30.AA",
+        ])
     func malformed(_ assertion: String?) async throws {
         try await Harness.run { h in
             let response = try await h.deviceLogin(assertion)
@@ -97,7 +103,10 @@ struct DeviceKeyLoginTests {
         try await Harness.run { h in
             let device = try await h.enroll()
             let now = h.clock.now().epochSeconds
-            _ = try await h.deviceLogin(device.assertion(h) { $0["iat"] = now - 3630; $0["exp"] = now - 3600 })
+            _ = try await h.deviceLogin(
+                device.assertion(h) {
+                    $0["iat"] = now - 3630; $0["exp"] = now - 3600
+                })
             let events = try await h.sesame.storage.recentAuditEvents(limit: 10)
             let refusal = try #require(events.first { $0.type == "device_key_refused" })
             #expect(refusal.userID == device.userID && refusal.clientID == h.clientID && refusal.detail.contains("expired"))

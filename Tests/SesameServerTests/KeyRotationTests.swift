@@ -38,7 +38,9 @@ struct KeyRotationTests {
     /// retiring the key is the operator's decision (e.g. after a compromise).
     @Test("the replaced key keeps verifying until it is retired; then its tokens stop working")
     func retire() async throws {
-        try await Harness.run(configure: { $0.keyRefreshInterval = 1; $0.audiences = ["https://api.example.com"] }) { h in
+        try await Harness.run(configure: {
+            $0.keyRefreshInterval = 1; $0.audiences = ["https://api.example.com"]
+        }) { h in
             let rotation = SigningKeyRotation(storage: h.sesame.storage, clock: h.clock)
             let old = try #require(try await rotation.list().first).record.kid
             _ = try await h.start(email: "ana@example.com")

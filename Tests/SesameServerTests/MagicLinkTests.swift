@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
-import HummingbirdTesting
 import HTTPTypes
+import HummingbirdTesting
 import SesameAPI
 import SesameCore
-import Testing
 import SesameWebAuthn
+import Testing
 
 @Suite("Magic links: /passwordless/verify_redirect and the code exchange")
 struct MagicLinkTests {
@@ -17,9 +17,13 @@ struct MagicLinkTests {
     func sendLink(_ h: Harness, email: String = "ana@example.com") async throws -> String {
         let response = try await h.post(
             "/passwordless/start",
-            ["client_id": h.clientID, "connection": "email", "email": email, "send": "link",
-             "authParams": ["redirect_uri": Self.callback, "state": "xyz 123", "scope": "openid email", "nonce": "n1",
-                            "response_type": "code", "code_challenge": Self.challenge, "code_challenge_method": "S256"]])
+            [
+                "client_id": h.clientID, "connection": "email", "email": email, "send": "link",
+                "authParams": [
+                    "redirect_uri": Self.callback, "state": "xyz 123", "scope": "openid email", "nonce": "n1",
+                    "response_type": "code", "code_challenge": Self.challenge, "code_challenge_method": "S256",
+                ],
+            ])
         #expect(response.status == .ok)
         let link = try #require(h.sender.sent(to: email).last?.link)
         #expect(link.hasPrefix("https://login.example.com/passwordless/verify_redirect?"))
@@ -36,8 +40,10 @@ struct MagicLinkTests {
     func exchange(_ h: Harness, code: String, verifier: String = Self.verifier) async throws -> TestResponse {
         try await h.post(
             "/oauth/token",
-            ["grant_type": "authorization_code", "client_id": h.clientID, "code": code, "redirect_uri": Self.callback,
-             "code_verifier": verifier])
+            [
+                "grant_type": "authorization_code", "client_id": h.clientID, "code": code, "redirect_uri": Self.callback,
+                "code_verifier": verifier,
+            ])
     }
 
     static func query(_ location: String?) -> [String: String] {
@@ -117,7 +123,9 @@ struct MagicLinkTests {
         try await Harness.run { h in
             let code = try #require(Self.query(try await confirm(h, try await sendLink(h)).headers[.location])["code"])
             #expect(try await exchange(h, code: code).status == .ok)
-            #expect(try await exchange(h, code: code).error == ErrorBody(error: "invalid_grant", errorDescription: "Invalid authorization code"))
+            #expect(
+                try await exchange(h, code: code).error
+                    == ErrorBody(error: "invalid_grant", errorDescription: "Invalid authorization code"))
         }
     }
 

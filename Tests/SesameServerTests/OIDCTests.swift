@@ -1,12 +1,12 @@
 import CryptoExtras
 import Foundation
-import HummingbirdTesting
 import HTTPTypes
+import HummingbirdTesting
 import JWTKit
 import SesameAPI
 import SesameCore
-import Testing
 import SesameWebAuthn
+import Testing
 
 @Suite("OpenID Connect: discovery, JWKS, id_token, /userinfo")
 struct OIDCTests {
@@ -39,9 +39,11 @@ struct OIDCTests {
             _ = try await h.start(email: "ana@example.com")
             let tokens = try await h.post(
                 "/oauth/token",
-                ["grant_type": GrantType.passwordlessOTP, "client_id": h.clientID, "realm": "email",
-                 "username": "ana@example.com", "otp": h.code(for: "ana@example.com"), "scope": "openid email",
-                 "nonce": "n-0S6_WzA2Mj"]
+                [
+                    "grant_type": GrantType.passwordlessOTP, "client_id": h.clientID, "realm": "email",
+                    "username": "ana@example.com", "otp": h.code(for: "ana@example.com"), "scope": "openid email",
+                    "nonce": "n-0S6_WzA2Mj",
+                ]
             ).tokens()
             let keys = JWTKeyCollection()
             try await keys.add(jwksJSON: try await h.get("/.well-known/jwks.json").text)
@@ -81,10 +83,12 @@ struct OIDCTests {
             #expect(try await h.get("/userinfo", headers: [.authorization: "Bearer \(String(forged))"]).status == .unauthorized)
             let user = try #require(try await h.sesame.storage.listUsers(limit: 1, offset: 0).first)
             _ = try await h.sesame.storage.updateUser(id: user.id) { $0.blocked = true }
-            #expect(try await h.get("/userinfo", headers: [.authorization: "Bearer \(tokens.accessToken)"]).status == .unauthorized)
+            #expect(
+                try await h.get("/userinfo", headers: [.authorization: "Bearer \(tokens.accessToken)"]).status == .unauthorized)
             _ = try await h.sesame.storage.updateUser(id: user.id) { $0.blocked = false }
             h.clock.advance(by: 86401)
-            #expect(try await h.get("/userinfo", headers: [.authorization: "Bearer \(tokens.accessToken)"]).status == .unauthorized)
+            #expect(
+                try await h.get("/userinfo", headers: [.authorization: "Bearer \(tokens.accessToken)"]).status == .unauthorized)
         }
     }
 

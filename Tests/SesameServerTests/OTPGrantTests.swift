@@ -1,6 +1,6 @@
 import Foundation
-import HummingbirdTesting
 import HTTPTypes
+import HummingbirdTesting
 import SesameAPI
 import SesameCore
 import Testing
@@ -125,22 +125,35 @@ struct OTPGrantTests {
         }
     }
 
-    @Test("token endpoint errors", arguments: [
-        (["client_id": "$"], 400, "invalid_request", "Missing required parameter: grant_type"),
-        (["client_id": "$", "grant_type": "password"], 400, "unsupported_grant_type", "Unsupported grant type: password"),
-        (["grant_type": GrantType.passwordlessOTP], 401, "invalid_client", "Missing required parameter: client_id"),
-        (["client_id": "nope", "grant_type": GrantType.passwordlessOTP], 401, "invalid_client", "Unknown client."),
-        (["client_id": "$", "grant_type": GrantType.passwordlessOTP, "username": "a@b.co", "otp": "1"], 400,
-         "invalid_request", "Missing required parameter: realm"),
-        (["client_id": "$", "grant_type": GrantType.passwordlessOTP, "realm": "email", "otp": "1"], 400,
-         "invalid_request", "Missing required parameter: username"),
-        (["client_id": "$", "grant_type": GrantType.passwordlessOTP, "realm": "email", "username": "a@b.co"], 400,
-         "invalid_request", "Missing required parameter: otp"),
-        (["client_id": "$", "grant_type": GrantType.passwordlessOTP, "realm": "ldap", "username": "a", "otp": "1"], 400,
-         "invalid_request", "The connection 'ldap' does not exist or is disabled."),
-        (["client_id": "$", "grant_type": "refresh_token"], 400, "invalid_request", "Missing required parameter: refresh_token"),
-        (["client_id": "$", "grant_type": "authorization_code"], 400, "invalid_request", "Missing required parameter: code"),
-    ] as [([String: String], Int, String, String)])
+    @Test(
+        "token endpoint errors",
+        arguments: [
+            (["client_id": "$"], 400, "invalid_request", "Missing required parameter: grant_type"),
+            (["client_id": "$", "grant_type": "password"], 400, "unsupported_grant_type", "Unsupported grant type: password"),
+            (["grant_type": GrantType.passwordlessOTP], 401, "invalid_client", "Missing required parameter: client_id"),
+            (["client_id": "nope", "grant_type": GrantType.passwordlessOTP], 401, "invalid_client", "Unknown client."),
+            (
+                ["client_id": "$", "grant_type": GrantType.passwordlessOTP, "username": "a@b.co", "otp": "1"], 400,
+                "invalid_request", "Missing required parameter: realm"
+            ),
+            (
+                ["client_id": "$", "grant_type": GrantType.passwordlessOTP, "realm": "email", "otp": "1"], 400,
+                "invalid_request", "Missing required parameter: username"
+            ),
+            (
+                ["client_id": "$", "grant_type": GrantType.passwordlessOTP, "realm": "email", "username": "a@b.co"], 400,
+                "invalid_request", "Missing required parameter: otp"
+            ),
+            (
+                ["client_id": "$", "grant_type": GrantType.passwordlessOTP, "realm": "ldap", "username": "a", "otp": "1"], 400,
+                "invalid_request", "The connection 'ldap' does not exist or is disabled."
+            ),
+            (
+                ["client_id": "$", "grant_type": "refresh_token"], 400, "invalid_request",
+                "Missing required parameter: refresh_token"
+            ),
+            (["client_id": "$", "grant_type": "authorization_code"], 400, "invalid_request", "Missing required parameter: code"),
+        ] as [([String: String], Int, String, String)])
     func errors(_ body: [String: String], status: Int, code: String, message: String) async throws {
         try await Harness.run { h in
             var body: [String: Any?] = body
@@ -157,9 +170,12 @@ struct OTPGrantTests {
             _ = try await h.sesame.storage.updateApplication(clientID: h.clientID) { $0.grantTypes = [GrantType.refreshToken] }
             let response = try await h.otp("ana@example.com", "123456")
             #expect(response.status == .forbidden)
-            #expect(response.error == ErrorBody(
-                error: "unauthorized_client",
-                errorDescription: "Grant type 'http://auth0.com/oauth/grant-type/passwordless/otp' not allowed for the client."))
+            #expect(
+                response.error
+                    == ErrorBody(
+                        error: "unauthorized_client",
+                        errorDescription:
+                            "Grant type 'http://auth0.com/oauth/grant-type/passwordless/otp' not allowed for the client."))
         }
     }
 
@@ -172,7 +188,9 @@ struct OTPGrantTests {
                 "username": "ana@example.com", "otp": h.code(for: "ana@example.com"), "audience": "https://other.example.com",
             ]
             let refused = try await h.post("/oauth/token", body)
-            #expect(refused.error == ErrorBody(error: "access_denied", errorDescription: "Service not found: https://other.example.com"))
+            #expect(
+                refused.error
+                    == ErrorBody(error: "access_denied", errorDescription: "Service not found: https://other.example.com"))
             _ = try await h.start(email: "ana@example.com")
             body["otp"] = h.code(for: "ana@example.com")
             body["audience"] = "https://api.example.com"
@@ -188,8 +206,10 @@ struct OTPGrantTests {
             _ = try await h.start(email: "ana@example.com")
             let response = try await h.post(
                 "/oauth/token",
-                ["grant_type": GrantType.passwordlessOTP, "client_id": h.clientID, "realm": "email",
-                 "username": "ana@example.com", "otp": h.code(for: "ana@example.com"), "audience": nil, "scope": ""])
+                [
+                    "grant_type": GrantType.passwordlessOTP, "client_id": h.clientID, "realm": "email",
+                    "username": "ana@example.com", "otp": h.code(for: "ana@example.com"), "audience": nil, "scope": "",
+                ])
             #expect(response.status == .ok)
             #expect(try response.decode(TokenBody.self).scope == "openid")
         }
@@ -202,8 +222,10 @@ struct OTPGrantTests {
             let basic = Data("\(h.clientID):".utf8).base64EncodedString()
             let response = try await h.form(
                 "/oauth/token",
-                ["grant_type": GrantType.passwordlessOTP, "realm": "email", "username": "ana@example.com",
-                 "otp": h.code(for: "ana@example.com")!, "scope": "openid"],
+                [
+                    "grant_type": GrantType.passwordlessOTP, "realm": "email", "username": "ana@example.com",
+                    "otp": h.code(for: "ana@example.com")!, "scope": "openid",
+                ],
                 headers: [.authorization: "Basic \(basic)"])
             #expect(response.status == .ok)
             #expect(response.header("Cache-Control") == "no-store")

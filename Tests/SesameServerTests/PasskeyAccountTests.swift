@@ -3,9 +3,9 @@ import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
+import SesameWebAuthn
 import SesameWebAuthnTesting
 import Testing
-import SesameWebAuthn
 
 @Suite("Passkeys: users' own list, rename and delete; CORS; app association files")
 struct PasskeyAccountTests {

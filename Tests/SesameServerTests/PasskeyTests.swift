@@ -61,10 +61,12 @@ struct PasskeyTests {
         }
     }
 
-    @Test("bad signup profiles get 400 with a reason", arguments: [
-        #"{"email":"ana@example.com","favourite_colour":"blue"}"#, #"{"username":"ana"}"#, #"{"email":"not-an-email"}"#,
-        #"{"phone_number":"555-1234"}"#, #"{"email":42}"#, #""ana@example.com""#,
-    ])
+    @Test(
+        "bad signup profiles get 400 with a reason",
+        arguments: [
+            #"{"email":"ana@example.com","favourite_colour":"blue"}"#, #"{"username":"ana"}"#, #"{"email":"not-an-email"}"#,
+            #"{"phone_number":"555-1234"}"#, #"{"email":42}"#, #""ana@example.com""#,
+        ])
     func badProfiles(profile: String) async throws {
         try await Harness.run { h in
             let body = #"{"client_id":"\#(h.clientID)","user_profile":\#(profile)}"#
@@ -191,16 +193,19 @@ struct PasskeyTests {
         }
     }
 
-    @Test("malformed authn_response values get 400, never 5xx", arguments: [
-        "{}", "{\"id\":\"AA\",\"rawId\":\"AA\",\"type\":\"public-key\",\"response\":{}}", "[1,2]", "\"text\"",
-        "{\"id\":\"%%%\",\"rawId\":\"%%%\",\"type\":\"public-key\",\"response\":{\"clientDataJSON\":\"e30\",\"attestationObject\":\"oA\"}}",
-    ])
+    @Test(
+        "malformed authn_response values get 400, never 5xx",
+        arguments: [
+            "{}", "{\"id\":\"AA\",\"rawId\":\"AA\",\"type\":\"public-key\",\"response\":{}}", "[1,2]", "\"text\"",
+            "{\"id\":\"%%%\",\"rawId\":\"%%%\",\"type\":\"public-key\",\"response\":{\"clientDataJSON\":\"e30\",\"attestationObject\":\"oA\"}}",
+        ])
     func malformedResponses(json: String) async throws {
         try await Harness.run { h in
             let device = PasskeyClient(h)
             let challenge = try await device.signupChallenge(["email": "ana@example.com"])
             let session = try challenge.json()["auth_session"] as? String ?? ""
-            let body = "{\"grant_type\":\"\(GrantType.webauthn)\",\"client_id\":\"\(h.clientID)\",\"auth_session\":\"\(session)\",\"authn_response\":\(json)}"
+            let body =
+                "{\"grant_type\":\"\(GrantType.webauthn)\",\"client_id\":\"\(h.clientID)\",\"auth_session\":\"\(session)\",\"authn_response\":\(json)}"
             let response = try await h.postRaw("/oauth/token", body)
             #expect((400..<500).contains(response.status.code), "\(response.text)")
             #expect(response.error?.errorDescription.isEmpty == false)
@@ -211,13 +216,16 @@ struct PasskeyTests {
     func missingParameters() async throws {
         try await Harness.run { h in
             let response = try await h.post("/oauth/token", ["grant_type": GrantType.webauthn, "client_id": h.clientID])
-            #expect(response.status == .badRequest && response.error?.errorDescription == "Missing required parameter: auth_session")
+            #expect(
+                response.status == .badRequest && response.error?.errorDescription == "Missing required parameter: auth_session")
         }
     }
 
     static func claims(_ jwt: String?) throws -> [String: Any] {
         let parts = (jwt ?? "").split(separator: ".")
-        guard parts.count == 3, let payload = SesameWebAuthn.Base64URL.decode(String(parts[1])) else { throw HarnessError("not a JWT") }
+        guard parts.count == 3, let payload = SesameWebAuthn.Base64URL.decode(String(parts[1])) else {
+            throw HarnessError("not a JWT")
+        }
         return try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] ?? [:]
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import HummingbirdTesting
 import HTTPTypes
+import HummingbirdTesting
 import SesameAPI
 import SesameCore
 import Testing
@@ -66,26 +66,40 @@ struct PasswordlessStartTests {
         }
     }
 
-    @Test("documented errors", arguments: [
-        (["connection": "email", "email": "a@b.co"], 400, "bad.client_id", "Missing required property: client_id"),
-        (["client_id": "nope", "connection": "email", "email": "a@b.co"], 401, "invalid_client", "Unknown client."),
-        (["client_id": "$", "email": "a@b.co"], 400, "bad.connection", "Missing required property: connection"),
-        (["client_id": "$", "connection": "github", "email": "a@b.co"], 400, "bad.connection", "Connection does not exist"),
-        (["client_id": "$", "connection": "email"], 400, "bad.email", "Missing required property: email"),
-        (["client_id": "$", "connection": "email", "email": "not-an-email"], 400, "bad.email",
-         "Invalid email address: must look like name@example.com"),
-        (["client_id": "$", "connection": "sms"], 400, "bad.phone_number", "Missing required property: phone_number"),
-        (["client_id": "$", "connection": "sms", "phone_number": "555-1234"], 400, "bad.phone_number",
-         "String does not match pattern: ^\\+[0-9]{1,15}$"),
-        (["client_id": "$", "connection": "email", "email": "a@b.co", "send": "carrier-pigeon"], 400, "bad.request",
-         "send must be one of: code, link, link_ios, link_android"),
-        (["client_id": "$", "connection": "sms", "phone_number": "+15551234567", "send": "link"], 400, "bad.request",
-         "send=link is not supported for sms: use code, link_ios or link_android"),
-        (["client_id": "$", "connection": "email", "email": "a@b.co", "authParams": "scope=openid"], 400, "bad.authParams",
-         "error in authParams - invalid type: string (expected object)"),
-        (["client_id": "$", "connection": "email", "email": "a@b.co", "send": "link_ios"], 400, "bad.request",
-         "send=link_ios needs the application's iOS bundle id"),
-    ] as [([String: String], Int, String, String)])
+    @Test(
+        "documented errors",
+        arguments: [
+            (["connection": "email", "email": "a@b.co"], 400, "bad.client_id", "Missing required property: client_id"),
+            (["client_id": "nope", "connection": "email", "email": "a@b.co"], 401, "invalid_client", "Unknown client."),
+            (["client_id": "$", "email": "a@b.co"], 400, "bad.connection", "Missing required property: connection"),
+            (["client_id": "$", "connection": "github", "email": "a@b.co"], 400, "bad.connection", "Connection does not exist"),
+            (["client_id": "$", "connection": "email"], 400, "bad.email", "Missing required property: email"),
+            (
+                ["client_id": "$", "connection": "email", "email": "not-an-email"], 400, "bad.email",
+                "Invalid email address: must look like name@example.com"
+            ),
+            (["client_id": "$", "connection": "sms"], 400, "bad.phone_number", "Missing required property: phone_number"),
+            (
+                ["client_id": "$", "connection": "sms", "phone_number": "555-1234"], 400, "bad.phone_number",
+                "String does not match pattern: ^\\+[0-9]{1,15}$"
+            ),
+            (
+                ["client_id": "$", "connection": "email", "email": "a@b.co", "send": "carrier-pigeon"], 400, "bad.request",
+                "send must be one of: code, link, link_ios, link_android"
+            ),
+            (
+                ["client_id": "$", "connection": "sms", "phone_number": "+15551234567", "send": "link"], 400, "bad.request",
+                "send=link is not supported for sms: use code, link_ios or link_android"
+            ),
+            (
+                ["client_id": "$", "connection": "email", "email": "a@b.co", "authParams": "scope=openid"], 400, "bad.authParams",
+                "error in authParams - invalid type: string (expected object)"
+            ),
+            (
+                ["client_id": "$", "connection": "email", "email": "a@b.co", "send": "link_ios"], 400, "bad.request",
+                "send=link_ios needs the application's iOS bundle id"
+            ),
+        ] as [([String: String], Int, String, String)])
     func errors(_ body: [String: String], status: Int, code: String, message: String) async throws {
         try await Harness.run { h in
             var body: [String: Any?] = body

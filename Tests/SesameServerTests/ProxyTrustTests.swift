@@ -60,7 +60,8 @@ struct ProxyTrustTests {
     func untrustedPeer() {
         let direct = IPAddress("198.51.100.9")
         #expect(Self.proxies.clientAddress(peer: direct, forwarded: [], forwardedFor: ["1.2.3.4"]) == "198.51.100.9")
-        #expect(ProxyPolicy.none.clientAddress(peer: IPAddress("10.0.0.5"), forwarded: [], forwardedFor: ["1.2.3.4"]) == "10.0.0.5")
+        #expect(
+            ProxyPolicy.none.clientAddress(peer: IPAddress("10.0.0.5"), forwarded: [], forwardedFor: ["1.2.3.4"]) == "10.0.0.5")
     }
 
     @Test("RFC 7239 Forwarded: quoted IPv6 with port, several elements; unknown and garbage stop the walk")
@@ -70,7 +71,9 @@ struct ProxyTrustTests {
             Self.proxies.clientAddress(
                 peer: peer, forwarded: [#"for=6.6.6.6, for="[2001:db8::1]:4711";proto=https"#], forwardedFor: ["9.9.9.9"])
                 == "2001:db8::1", "Forwarded wins over X-Forwarded-For")
-        #expect(Self.proxies.clientAddress(peer: peer, forwarded: ["for=198.51.100.7:8080;by=10.0.0.1"], forwardedFor: []) == "198.51.100.7")
+        #expect(
+            Self.proxies.clientAddress(peer: peer, forwarded: ["for=198.51.100.7:8080;by=10.0.0.1"], forwardedFor: [])
+                == "198.51.100.7")
         #expect(
             Self.proxies.clientAddress(peer: peer, forwarded: ["for=6.6.6.6, for=unknown"], forwardedFor: []) == "127.0.0.1",
             "an unknown hop: the proxy that reported it")

@@ -1,6 +1,6 @@
+import Foundation
 import HummingbirdTesting
 import NIOCore
-import Foundation
 import SesameAPI
 import SesameCore
 import Testing
@@ -88,7 +88,9 @@ struct RefreshTokenTests {
             let user = try #require(try await h.sesame.storage.listUsers(limit: 1, offset: 0).first)
             _ = try await h.sesame.storage.updateUser(id: user.id) { $0.blocked = true }
             let response = try await refresh(h, tokens.refreshToken)
-            #expect(response.status.code == 401 && response.error == ErrorBody(error: "unauthorized", errorDescription: "user is blocked"))
+            #expect(
+                response.status.code == 401
+                    && response.error == ErrorBody(error: "unauthorized", errorDescription: "user is blocked"))
         }
     }
 
@@ -118,4 +120,3 @@ struct RefreshTokenTests {
         }
     }
 }
-

@@ -6,13 +6,15 @@ import Testing
 
 @Suite("Request handling: malformed input never causes a 5xx")
 struct RequestHandlingTests {
-    @Test("malformed bodies get 400 with Auth0's error shape", arguments: [
-        ("{not json", "The request body is not valid JSON."),
-        ("[1,2,3]", "The request body must be a JSON object."),
-        ("\"text\"", "The request body must be a JSON object."),
-        ("{\"client_id\": 42}", "client_id must be a string."),
-        ("{\"client_id\": {\"a\": 1}}", "client_id must be a string."),
-    ])
+    @Test(
+        "malformed bodies get 400 with Auth0's error shape",
+        arguments: [
+            ("{not json", "The request body is not valid JSON."),
+            ("[1,2,3]", "The request body must be a JSON object."),
+            ("\"text\"", "The request body must be a JSON object."),
+            ("{\"client_id\": 42}", "client_id must be a string."),
+            ("{\"client_id\": {\"a\": 1}}", "client_id must be a string."),
+        ])
     func malformed(_ body: String, message: String) async throws {
         try await Harness.run { h in
             let start = try await h.postRaw("/passwordless/start", body)
@@ -75,7 +77,9 @@ struct RequestHandlingTests {
                 for path in ["/passwordless/start", "/oauth/token", "/oauth/ro", "/passwordless/verify"] {
                     let response = try await h.client.execute(
                         uri: path, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: bytes))
-                    #expect(response.status.code < 500, "\(path) answered \(response.status) to \(String(decoding: bytes, as: UTF8.self))")
+                    #expect(
+                        response.status.code < 500,
+                        "\(path) answered \(response.status) to \(String(decoding: bytes, as: UTF8.self))")
                 }
             }
         }

@@ -11,9 +11,12 @@ struct SharedSettingsTests {
 
     @Test("stored settings apply below flags, environment and file, above the defaults")
     func precedence() async throws {
-        let stored = ["issuer": "https://login.example.com/", "tokens.id_token_lifetime": "600", "email.provider": "smtp",
-                      "email.smtp.host": "mail.internal"]
-        let fromDatabase = try await ServerConfiguration.load(flags: ["data_dir": Self.directory], environment: [:], stored: stored)
+        let stored = [
+            "issuer": "https://login.example.com/", "tokens.id_token_lifetime": "600", "email.provider": "smtp",
+            "email.smtp.host": "mail.internal",
+        ]
+        let fromDatabase = try await ServerConfiguration.load(
+            flags: ["data_dir": Self.directory], environment: [:], stored: stored)
         #expect(fromDatabase.settings.issuer == "https://login.example.com/" && !fromDatabase.issuerIsDefault)
         #expect(fromDatabase.settings.idTokenLifetime == 600)
         #expect(fromDatabase.email.provider == "smtp" && fromDatabase.email.smtpHost == "mail.internal")
@@ -50,9 +53,11 @@ struct SharedSettingsTests {
         let storage = try await SesameRuntime.openStorage(local, logger: logger)
         try await storage.updateSettings(set: ["issuer": "https://shared.example.com/"], remove: [], at: Date())
         try await storage.shutdown()
-        let runtime = try await SesameRuntime.start(local, withStored: {
-            try await ServerConfiguration.load(flags: flags, environment: [:], stored: $0)
-        }, logger: logger)
+        let runtime = try await SesameRuntime.start(
+            local,
+            withStored: {
+                try await ServerConfiguration.load(flags: flags, environment: [:], stored: $0)
+            }, logger: logger)
         let configuration = runtime.configuration
         try await runtime.shutdown()
         #expect(configuration.settings.issuer == "https://shared.example.com/")

@@ -3,8 +3,8 @@ import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
-import Testing
 import SesameWebAuthn
+import Testing
 
 /// Attacks and protocol rules around token lifetimes: revocation, auth_time, redirect_uri,
 /// the refresh reuse interval, JWT access tokens.
@@ -73,8 +73,10 @@ struct TokenLifecycleTests {
             let code = try #require(MagicLinkTests.query(redirect.headers[.location])["code"])
             let response = try await h.post(
                 "/oauth/token",
-                ["grant_type": "authorization_code", "client_id": h.clientID, "code": code,
-                 "code_verifier": MagicLinkTests.verifier])
+                [
+                    "grant_type": "authorization_code", "client_id": h.clientID, "code": code,
+                    "code_verifier": MagicLinkTests.verifier,
+                ])
             #expect(response.status == .forbidden && response.error?.error == "invalid_grant")
         }
     }
@@ -142,8 +144,10 @@ struct TokenLifecycleTests {
             _ = try await h.start(email: "ana@example.com")
             let response = try await h.post(
                 "/oauth/token",
-                ["grant_type": GrantType.passwordlessOTP, "client_id": h.clientID, "realm": "email",
-                 "username": "ana@example.com", "otp": h.code(for: "ana@example.com"), "audience": "https://api.example.com"])
+                [
+                    "grant_type": GrantType.passwordlessOTP, "client_id": h.clientID, "realm": "email",
+                    "username": "ana@example.com", "otp": h.code(for: "ana@example.com"), "audience": "https://api.example.com",
+                ])
             let tokens = try response.tokens()
             #expect(tokens.expiresIn == 3600)
             let header = try #require(tokens.accessToken.split(separator: ".").first.flatMap { Base64URL.decode(String($0)) })

@@ -61,7 +61,9 @@ struct DatabaseCopierTests {
         try await withStores { source, target in
             try await DeploymentFixture().fill(source)
             try await target.addSigningKey(SigningKeyRecord(kid: "other", privateKeyPEM: "pem", createdAt: DeploymentFixture.now))
-            await #expect(throws: DatabaseCopyError.targetNotEmpty()) { try await DatabaseCopier(from: source, to: target).copy() }
+            await #expect(throws: DatabaseCopyError.targetNotEmpty()) {
+                try await DatabaseCopier(from: source, to: target).copy()
+            }
             #expect(try await target.signingKeys().map(\.kid) == ["other"])
             #expect(try await rowCounts(target, tablesOf: source).filter { $0.value > 0 }.keys.sorted() == ["signing_keys"])
         }
@@ -137,7 +139,8 @@ struct DatabaseCopierTests {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let source = try await SQLStorage.sqlite(path: path)
         let schema = "copy_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let target = try await SQLStorage.postgres(url: try #require(Self.url), maxConnections: 4, schema: schema, timeout: .seconds(60))
+        let target = try await SQLStorage.postgres(
+            url: try #require(Self.url), maxConnections: 4, schema: schema, timeout: .seconds(60))
         do {
             try await body(source, target)
         } catch {
@@ -154,7 +157,9 @@ struct DatabaseCopierTests {
         let tables = try await source.executor.read { try await TableCopy.sqliteTables($0) }
         return try await store.executor.read { db in
             var counts: [String: Int] = [:]
-            for table in tables { counts[table] = try await db.raw("SELECT count(*) AS n FROM \(ident: table)").first()?.int("n") }
+            for table in tables {
+                counts[table] = try await db.raw("SELECT count(*) AS n FROM \(ident: table)").first()?.int("n")
+            }
             return counts
         }
     }

@@ -62,7 +62,8 @@ struct DeploymentFixture {
         try await store.createAuthorizationCode(code)
         try await store.createChallenge(challenge)
         try await store.createPasskeySession(session)
-        try await store.createDeviceNonce(hash: [8, 0], clientID: "client-1", createdAt: now, expiresAt: now.addingTimeInterval(60))
+        try await store.createDeviceNonce(
+            hash: [8, 0], clientID: "client-1", createdAt: now, expiresAt: now.addingTimeInterval(60))
         _ = try await store.claimAssertionID([6, 0], expiresAt: now.addingTimeInterval(60), at: now)
         _ = try await store.hit(key: "start:ip:127.0.0.1", windowStart: now)
         for index in 0..<3 {
@@ -86,7 +87,9 @@ struct DeploymentFixture {
         #expect(try await copy.passkeys(userID: ana.id) == [passkey])
         #expect(try await copy.deviceCredentials(userID: nil, clientID: nil) == [device])
         #expect(try await copy.listAdminTokens() == original.listAdminTokens())
-        #expect(try await copy.recentOutboxMessages(limit: 10, recipient: nil) == original.recentOutboxMessages(limit: 10, recipient: nil))
+        #expect(
+            try await copy.recentOutboxMessages(limit: 10, recipient: nil)
+                == original.recentOutboxMessages(limit: 10, recipient: nil))
         #expect(try await copy.recentAuditEvents(limit: 10) == original.recentAuditEvents(limit: 10))
         try await expectLive(copy)
     }
@@ -106,7 +109,8 @@ struct DeploymentFixture {
     private func expectRotation(_ copy: SQLStorage, at later: Date) async throws {
         var successor = rotated
         (successor.id, successor.tokenHash) = ("rt-3", Array(repeating: 3, count: 32))
-        let rotation = try await copy.rotateRefreshToken(hashes: [rotated.tokenHash], clientID: "client-1", at: later) { [successor] _ in
+        let rotation = try await copy.rotateRefreshToken(hashes: [rotated.tokenHash], clientID: "client-1", at: later) {
+            [successor] _ in
             successor
         }
         #expect(rotation != .unknown && rotation != .reused(familyID: "family-1"))

@@ -17,8 +17,9 @@ struct DeviceKeyMigrationTests {
         let oldGrants = GrantType.defaults.filter { $0 != GrantType.jwtBearer }
         for (id, isDefault) in [("default-app", true), ("other-app", false)] {
             try await store.createApplication(
-                Application(clientID: id, clientSecret: nil, name: id, type: .native, grantTypes: oldGrants, isDefault: isDefault,
-                            createdAt: Date()))
+                Application(
+                    clientID: id, clientSecret: nil, name: id, type: .native, grantTypes: oldGrants, isDefault: isDefault,
+                    createdAt: Date()))
         }
         // Rewind to before 0002, then migrate again, as an upgrade would.
         try await store.executor.write { db in

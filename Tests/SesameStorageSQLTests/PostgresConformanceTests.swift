@@ -1,8 +1,9 @@
 import Foundation
-import SesameStorageConformance
 import SesameCore
-@testable import SesameStorageSQL
+import SesameStorageConformance
 import Testing
+
+@testable import SesameStorageSQL
 
 /// The same conformance suite on PostgreSQL, when `SESAME_TEST_POSTGRES_URL` names a server
 /// (`scripts/test` starts one on 127.0.0.1). Each check works in a schema of its own.
@@ -47,8 +48,9 @@ struct PostgresConformanceTests {
 
     @Test("libpq's options parameter sets server settings; anything else in it is refused")
     func urlOptions() async throws {
-        #expect(try PostgresURL.serverSettings("-c statement_timeout=5000 -cwork_mem=4MB --lock-timeout=1s").map { "\($0)=\($1)" }
-            == ["statement_timeout=5000", "work_mem=4MB", "lock_timeout=1s"])
+        #expect(
+            try PostgresURL.serverSettings("-c statement_timeout=5000 -cwork_mem=4MB --lock-timeout=1s").map { "\($0)=\($1)" }
+                == ["statement_timeout=5000", "work_mem=4MB", "lock_timeout=1s"])
         #expect(throws: StorageError.self) { try PostgresURL.serverSettings("statement_timeout=5000") }
         #expect(throws: StorageError.self) { try PostgresURL.serverSettings("-c novalue") }
     }
@@ -59,7 +61,9 @@ struct PostgresConformanceTests {
         let schema = "migrate_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let stores = try await withThrowingTaskGroup(of: SQLStorage.self) { group in
             for _ in 0..<4 {
-                group.addTask { try await SQLStorage.postgres(url: url, maxConnections: 2, schema: schema, timeout: .seconds(60)) }
+                group.addTask {
+                    try await SQLStorage.postgres(url: url, maxConnections: 2, schema: schema, timeout: .seconds(60))
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }

@@ -8,11 +8,23 @@ struct ReadCacheTests {
     func hitsAndMisses() async throws {
         let cache = ReadCache<String>(lifetime: .seconds(60))
         var reads = 0
-        #expect(try await cache.value(for: "a") { reads += 1; return nil } == nil)
-        #expect(try await cache.value(for: "a") { reads += 1; return "one" } == "one")
-        #expect(try await cache.value(for: "a") { reads += 1; return "two" } == "one")
+        #expect(
+            try await cache.value(for: "a") {
+                reads += 1; return nil
+            } == nil)
+        #expect(
+            try await cache.value(for: "a") {
+                reads += 1; return "one"
+            } == "one")
+        #expect(
+            try await cache.value(for: "a") {
+                reads += 1; return "two"
+            } == "one")
         cache.invalidate("a")
-        #expect(try await cache.value(for: "a") { reads += 1; return "three" } == "three")
+        #expect(
+            try await cache.value(for: "a") {
+                reads += 1; return "three"
+            } == "three")
         #expect(reads == 3)
     }
 

@@ -14,6 +14,6 @@ public enum CorpusExpectations {
     /// and the corpus does not carry: tests supply the revoked certificate, as an operator with
     /// that CRL would, and expect `attestation_certificate_revoked`.
     public static let needsRevocationData: Set<String> = [
-        "SimpleWebAuthn/verifyAttestationAndroidSafetyNet/should reject when a revoked certificate is found",
+        "SimpleWebAuthn/verifyAttestationAndroidSafetyNet/should reject when a revoked certificate is found"
     ]
 }

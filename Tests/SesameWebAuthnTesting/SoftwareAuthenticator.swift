@@ -20,7 +20,9 @@ public struct SoftwareAuthenticator {
 
     public static func es256() -> SoftwareAuthenticator { .init(key: .es256(P256.Signing.PrivateKey())) }
     public static func edDSA() -> SoftwareAuthenticator { .init(key: .edDSA(Curve25519.Signing.PrivateKey())) }
-    public static func rs256() throws -> SoftwareAuthenticator { .init(key: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048))) }
+    public static func rs256() throws -> SoftwareAuthenticator {
+        .init(key: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048)))
+    }
 
     public var algorithm: Int {
         switch key {
@@ -33,19 +35,25 @@ public struct SoftwareAuthenticator {
     /// The credential public key as a COSE_Key.
     public var coseKey: TestCBOR {
         get throws {
-        switch key {
-        case .es256(let key):
-            let raw = Array(key.publicKey.rawRepresentation)
-            return .map([(.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
-                         (.int(-2), .bytes(Array(raw[0..<32]))), (.int(-3), .bytes(Array(raw[32..<64])))])
-        case .edDSA(let key):
-            return .map([(.int(1), .int(1)), (.int(3), .int(-8)), (.int(-1), .int(6)),
-                         (.int(-2), .bytes(Array(key.publicKey.rawRepresentation)))])
-        case .rs256(let key):
-            let primitives = try key.publicKey.getKeyPrimitives()
-            return .map([(.int(1), .int(3)), (.int(3), .int(-257)),
-                         (.int(-1), .bytes(Array(primitives.modulus))), (.int(-2), .bytes(Array(primitives.publicExponent)))])
-        }
+            switch key {
+            case .es256(let key):
+                let raw = Array(key.publicKey.rawRepresentation)
+                return .map([
+                    (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
+                    (.int(-2), .bytes(Array(raw[0..<32]))), (.int(-3), .bytes(Array(raw[32..<64]))),
+                ])
+            case .edDSA(let key):
+                return .map([
+                    (.int(1), .int(1)), (.int(3), .int(-8)), (.int(-1), .int(6)),
+                    (.int(-2), .bytes(Array(key.publicKey.rawRepresentation))),
+                ])
+            case .rs256(let key):
+                let primitives = try key.publicKey.getKeyPrimitives()
+                return .map([
+                    (.int(1), .int(3)), (.int(3), .int(-257)),
+                    (.int(-1), .bytes(Array(primitives.modulus))), (.int(-2), .bytes(Array(primitives.publicExponent))),
+                ])
+            }
         }
     }
 
@@ -54,7 +62,8 @@ public struct SoftwareAuthenticator {
         switch key {
         case .es256(let key): Array(try key.signature(for: message).derRepresentation)
         case .edDSA(let key): Array(try key.signature(for: message))
-        case .rs256(let key): Array(try key.signature(for: SHA256.hash(data: message), padding: .insecurePKCS1v1_5).rawRepresentation)
+        case .rs256(let key):
+            Array(try key.signature(for: SHA256.hash(data: message), padding: .insecurePKCS1v1_5).rawRepresentation)
         }
     }
 }

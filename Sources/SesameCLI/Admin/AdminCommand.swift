@@ -6,7 +6,8 @@ import ArgumentParser
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract: "Manage applications, connections, users, passkeys, device credentials, management tokens, signing keys and shared settings; move to PostgreSQL.",
+        abstract:
+            "Manage applications, connections, users, passkeys, device credentials, management tokens, signing keys and shared settings; move to PostgreSQL.",
         subcommands: [
             AppsCommand.self, ConnectionsCommand.self, UsersCommand.self, PasskeysCommand.self, TokensCommand.self,
             DevicesCommand.self, KeysCommand.self, SettingsCommand.self, MigrateToPostgresCommand.self,

@@ -24,7 +24,8 @@ struct ApplicationSettingsOptions: ParsableArguments {
         try Self.validateURLs(callbacks + origins)
         let unknown = grants.filter { !GrantType.defaults.contains($0) }
         guard unknown.isEmpty else {
-            throw ValidationError("unknown grant \(unknown.joined(separator: ", ")); known: \(GrantType.defaults.joined(separator: ", "))")
+            throw ValidationError(
+                "unknown grant \(unknown.joined(separator: ", ")); known: \(GrantType.defaults.joined(separator: ", "))")
         }
         if let bad = androidFingerprints.first(where: { AndroidFingerprint.normalized($0) == nil }) {
             throw ValidationError("'\(bad)' is not a SHA-256 fingerprint: 32 hex pairs separated by colons")
@@ -34,7 +35,7 @@ struct ApplicationSettingsOptions: ParsableArguments {
     static func validateURLs(_ urls: [String]) throws {
         for url in urls {
             guard let components = URLComponents(string: url), let scheme = components.scheme, !scheme.isEmpty,
-                  components.host != nil || !["http", "https"].contains(scheme)
+                components.host != nil || !["http", "https"].contains(scheme)
             else { throw ValidationError("'\(url)' is not an absolute URL") }
         }
     }

@@ -15,8 +15,9 @@ struct ConnectionsCommand: AsyncParsableCommand {
             let connections = try await withStorage(storage) { try await $0.listConnections() }
             if json { return try printJSON(connections.map(ConnectionBody.init)) }
             for c in connections {
-                print("\(c.name)  \(c.enabled ? "enabled" : "disabled")  code \(c.codeLength) digits, \(c.codeLifetime) s, "
-                      + "\(c.maxAttempts) attempts; link \(c.linkLifetime) s\(c.disableSignup ? "; signup disabled" : "")")
+                print(
+                    "\(c.name)  \(c.enabled ? "enabled" : "disabled")  code \(c.codeLength) digits, \(c.codeLifetime) s, "
+                        + "\(c.maxAttempts) attempts; link \(c.linkLifetime) s\(c.disableSignup ? "; signup disabled" : "")")
             }
         }
     }

@@ -19,10 +19,14 @@ struct DevicesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (userID, clientID) = (userID, clientID)
-            let credentials = try await withStorage(storage) { try await $0.deviceCredentials(userID: userID, clientID: clientID) }
+            let credentials = try await withStorage(storage) {
+                try await $0.deviceCredentials(userID: userID, clientID: clientID)
+            }
             if json { return try printJSON(credentials.map(DeviceCredentialBody.init)) }
             for credential in credentials {
-                print("\(credential.id)  \(credential.userID)  \(credential.algorithm.rawValue)-\(credential.keyBits)  \(credential.deviceName)")
+                print(
+                    "\(credential.id)  \(credential.userID)  \(credential.algorithm.rawValue)-\(credential.keyBits)  \(credential.deviceName)"
+                )
             }
         }
     }

@@ -23,7 +23,9 @@ struct KeysCommand: AsyncParsableCommand {
             let keys = try await withStorage(storage) { try await SigningKeyRotation(storage: $0, clock: SystemClock()).list() }
             if json { return try printJSON(keys.map(KeyOutput.init)) }
             for key in keys.map(KeyOutput.init) {
-                print("\(key.kid)  \(key.state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  active from \(key.activeFrom)")
+                print(
+                    "\(key.kid)  \(key.state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  active from \(key.activeFrom)"
+                )
             }
         }
     }

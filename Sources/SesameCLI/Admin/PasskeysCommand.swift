@@ -19,7 +19,9 @@ struct PasskeysCommand: AsyncParsableCommand {
             let passkeys = try await withStorage(storage) { try await $0.passkeys(userID: id) }
             if json { return try printJSON(passkeys.map(AdminPasskeyBody.init)) }
             for passkey in passkeys {
-                print("\(passkey.id)  \(passkey.name)  \(passkey.disabled ? "disabled" : "active")  created \(ISO8601.string(passkey.createdAt))")
+                print(
+                    "\(passkey.id)  \(passkey.name)  \(passkey.disabled ? "disabled" : "active")  created \(ISO8601.string(passkey.createdAt))"
+                )
             }
         }
     }

@@ -4,23 +4,29 @@ import SesameWebAuthn
 /// The options both ceremonies share: what the server put in the request options and how it
 /// judges client data.
 struct CeremonyOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The challenge the server sent, base64url (padding and the standard alphabet are accepted).",
-        valueName: "base64url"))
+    @Option(
+        help: ArgumentHelp(
+            "The challenge the server sent, base64url (padding and the standard alphabet are accepted).",
+            valueName: "base64url"))
     var challenge: String
 
-    @Option(help: ArgumentHelp(
-        "An accepted clientDataJSON.origin, compared exactly (e.g. https://example.org or android:apk-key-hash:…). Repeatable.",
-        valueName: "origin"))
+    @Option(
+        help: ArgumentHelp(
+            "An accepted clientDataJSON.origin, compared exactly (e.g. https://example.org or android:apk-key-hash:…). Repeatable.",
+            valueName: "origin"))
     var origin: [String] = []
 
-    @Option(name: .customLong("rp-id"), help: ArgumentHelp(
-        "The RP ID whose SHA-256 must equal authenticatorData.rpIdHash (e.g. example.org).", valueName: "domain"))
+    @Option(
+        name: .customLong("rp-id"),
+        help: ArgumentHelp(
+            "The RP ID whose SHA-256 must equal authenticatorData.rpIdHash (e.g. example.org).", valueName: "domain"))
     var rpID: String
 
-    @Option(name: .customLong("top-origin"), help: ArgumentHelp(
-        "An accepted clientDataJSON.topOrigin for cross-origin iframes (needs --allow-cross-origin). Repeatable.",
-        valueName: "origin"))
+    @Option(
+        name: .customLong("top-origin"),
+        help: ArgumentHelp(
+            "An accepted clientDataJSON.topOrigin for cross-origin iframes (needs --allow-cross-origin). Repeatable.",
+            valueName: "origin"))
     var topOrigin: [String] = []
 
     @Flag(help: "Accept ceremonies run in a cross-origin iframe (clientDataJSON.crossOrigin true or a topOrigin).")
@@ -36,7 +42,9 @@ struct CeremonyOptions: ParsableArguments {
             valueName: "alg"))
     var algorithms: [AlgorithmArgument] = []
 
-    @Flag(help: "Require the UV (user verified) flag, as userVerification: \"required\" does. Default: UV is reported, not required.")
+    @Flag(
+        help:
+            "Require the UV (user verified) flag, as userVerification: \"required\" does. Default: UV is reported, not required.")
     var requireUserVerification = false
 
     func validate() throws {

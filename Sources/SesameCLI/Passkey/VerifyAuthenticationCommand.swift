@@ -30,9 +30,10 @@ struct VerifyAuthenticationCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The stored credential public key: base64url COSE_Key bytes.", valueName: "base64url"))
     var credentialPublicKey: String
 
-    @Option(help: ArgumentHelp(
-        "The stored signature counter. Unless it and the received counter are both 0, the received one must be larger.",
-        valueName: "count"))
+    @Option(
+        help: ArgumentHelp(
+            "The stored signature counter. Unless it and the received counter are both 0, the received one must be larger.",
+            valueName: "count"))
     var signCount: UInt32 = 0
 
     func validate() throws {

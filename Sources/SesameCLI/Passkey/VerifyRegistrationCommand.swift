@@ -33,14 +33,16 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
     @Flag(help: "Accept a response without the UP flag (conditional, automatic passkey upgrade registration).")
     var noRequireUserPresence = false
 
-    @Option(help: ArgumentHelp(
-        "\"Now\" for certificate validity and SafetyNet freshness, ISO 8601 (e.g. 2024-05-01T12:00:00Z). Default: the current time.",
-        valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "\"Now\" for certificate validity and SafetyNet freshness, ISO 8601 (e.g. 2024-05-01T12:00:00Z). Default: the current time.",
+            valueName: "time"))
     var verificationTime: String?
 
-    @Option(help: ArgumentHelp(
-        "A PEM file with root certificates attestation chains may lead to (Apple, Google, Yubico, TPM vendors...). Repeatable.",
-        valueName: "pem-file"))
+    @Option(
+        help: ArgumentHelp(
+            "A PEM file with root certificates attestation chains may lead to (Apple, Google, Yubico, TPM vendors...). Repeatable.",
+            valueName: "pem-file"))
     var trustAnchor: [String] = []
 
     @Flag(help: "Do not validate attestation certificate chains at all (signatures are still checked).")
@@ -52,9 +54,10 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
     @Flag(help: "SafetyNet: accept ctsProfileMatch false (basicIntegrity must still be true).")
     var noRequireCtsProfileMatch = false
 
-    @Option(help: ArgumentHelp(
-        "A PEM file with attestation certificates known to be revoked (for example taken from a CRL). Repeatable.",
-        valueName: "pem-file"))
+    @Option(
+        help: ArgumentHelp(
+            "A PEM file with attestation certificates known to be revoked (for example taken from a CRL). Repeatable.",
+            valueName: "pem-file"))
     var revokedCertificate: [String] = []
 
     func validate() throws {
@@ -101,7 +104,8 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
             InspectorOutput.note("attestation type \(result.attestationType.rawValue), no certificate chain")
         case .trusted(let chain):
             InspectorOutput.note(
-                "attestation type \(result.attestationType.rawValue), chain validated to \(chain.last?.subject.description ?? "an anchor")")
+                "attestation type \(result.attestationType.rawValue), chain validated to \(chain.last?.subject.description ?? "an anchor")"
+            )
         case .unverified:
             let reason = noChainValidation ? "--no-chain-validation" : "no --trust-anchor given"
             InspectorOutput.note(

@@ -10,13 +10,6 @@ struct LoginCoordinator: Sendable {
     let clock: any SesameClock
     let logger: Logger
 
-    init(storage: any SesameStorage, issuer: TokenIssuer, clock: any SesameClock, logger: Logger) {
-        self.storage = storage
-        self.issuer = issuer
-        self.clock = clock
-        self.logger = logger
-    }
-
     /// Records a login for `candidate` (used as the new user when none exists) and returns it.
     /// - Throws: `user is blocked` for a blocked user.
     func recordLogin(_ candidate: User, method: LoginMethod, clientID: String, ip: String?) async throws -> User {

@@ -44,4 +44,3 @@ public struct Challenge: Sendable, Codable, Equatable {
         self.consumedAt = consumedAt
     }
 }
-

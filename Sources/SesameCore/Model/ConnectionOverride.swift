@@ -17,7 +17,8 @@ public struct ConnectionOverride: Sendable, Equatable {
 
     /// Whether the override sets anything.
     public var isEmpty: Bool {
-        [enabled, disableSignup].allSatisfy { $0 == nil } && [codeLength, codeLifetime, maxAttempts, linkLifetime].allSatisfy { $0 == nil }
+        [enabled, disableSignup].allSatisfy { $0 == nil }
+            && [codeLength, codeLifetime, maxAttempts, linkLifetime].allSatisfy { $0 == nil }
     }
 
     /// `connection` with the set fields replaced.

@@ -1,10 +1,11 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An IPv4 or IPv6 address, parsed by the C library's `inet_pton` (no zone ids, no leading

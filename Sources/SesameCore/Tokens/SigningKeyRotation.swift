@@ -41,10 +41,9 @@ public struct SigningKeyRotation: Sendable {
         let current = TokenSigner.current(in: records, at: now)?.kid
         return records.map { record in
             let state: State =
-                if TokenSigner.isRetired(record, at: now) { .retired }
-                else if record.kid == current { .current }
-                else if record.activeFrom > now { .next }
-                else { .previous }
+                if TokenSigner.isRetired(record, at: now) { .retired } else if record.kid == current {
+                    .current
+                } else if record.activeFrom > now { .next } else { .previous }
             return Status(record: record, state: state)
         }
     }

@@ -27,8 +27,9 @@ extension TokenService {
         guard let code else { throw SesameError.invalidRequest("Missing required parameter: code") }
         // Consumed before any other check: the atomic single-use gate, so a code that fails
         // a later check is still spent and cannot be retried.
-        guard let grant = try await storage.consumeAuthorizationCode(
-            hashes: hasher.candidates(code, purpose: .authorizationCode), at: clock.now())
+        guard
+            let grant = try await storage.consumeAuthorizationCode(
+                hashes: hasher.candidates(code, purpose: .authorizationCode), at: clock.now())
         else { throw SesameError.invalidGrant("Invalid authorization code") }
         guard grant.clientID == application.clientID else {
             throw SesameError.invalidGrant("Invalid authorization code", logDetail: "code of another client")

@@ -65,7 +65,8 @@ extension User {
 public enum ISO8601 {
     /// Formats `date` as `2016-12-05T15:15:40.545Z`.
     public static func string(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true)
-            .timeSeparator(.colon).timeZone(separator: .omitted))
+        date.formatted(
+            .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true)
+                .timeSeparator(.colon).timeZone(separator: .omitted))
     }
 }

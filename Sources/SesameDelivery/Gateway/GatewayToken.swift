@@ -13,7 +13,8 @@ enum GatewayToken {
         lifetime: Duration
     ) throws -> String {
         let iat = Int(issuedAt.timeIntervalSince1970)
-        let claims = Claims(sub: authentication.subject, aud: authentication.audience, iat: iat, exp: iat + Int(lifetime.components.seconds))
+        let claims = Claims(
+            sub: authentication.subject, aud: authentication.audience, iat: iat, exp: iat + Int(lifetime.components.seconds))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))

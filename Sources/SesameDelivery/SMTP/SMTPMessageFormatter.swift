@@ -99,7 +99,8 @@ enum SMTPMessageFormatter {
         var current: [UInt8] = []
         for (offset, byte) in line.enumerated() {
             let isLast = offset == line.count - 1
-            let literal = (33...126).contains(byte) && byte != UInt8(ascii: "=")
+            let literal =
+                (33...126).contains(byte) && byte != UInt8(ascii: "=")
                 || ((byte == 32 || byte == 9) && !isLast)
             let token = literal ? [byte] : Array("=\(hex(byte))".utf8)
             // 75 leaves room for the soft-break "=" within the 76-character limit.
@@ -159,7 +160,7 @@ enum SMTPMessageFormatter {
         try refuseLineBreaks(address, field: "address")
         let forbidden: Set<Unicode.Scalar> = ["<", ">", " ", "\t", ","]
         guard address.unicodeScalars.allSatisfy({ (33...126).contains($0.value) && !forbidden.contains($0) }),
-              let at = address.lastIndex(of: "@"), at != address.startIndex, address.index(after: at) != address.endIndex
+            let at = address.lastIndex(of: "@"), at != address.startIndex, address.index(after: at) != address.endIndex
         else { throw DeliveryError(message: "Invalid email address \"\(address)\"") }
     }
 

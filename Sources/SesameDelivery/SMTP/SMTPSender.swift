@@ -32,7 +32,8 @@ public struct SMTPSender: MessageSender {
     ) throws {
         self.configuration = configuration
         self.eventLoopGroup = eventLoopGroup
-        sslContext = configuration.security == .none
+        sslContext =
+            configuration.security == .none
             ? nil
             : try NIOSSLContext(configuration: configuration.tlsConfiguration)
     }

@@ -66,7 +66,8 @@ struct SMTPSession: Sendable {
             return mailFrom()
         case .authLoginUser, .authLoginPassword:
             try expect(reply, 334, "refused AUTH LOGIN")
-            let (next, value) = state == .authLoginUser
+            let (next, value) =
+                state == .authLoginUser
                 ? (State.authLoginPassword, credentials?.username ?? "")
                 : (State.authLoginDone, credentials?.password ?? "")
             return advance(to: next, command: base64(value))

@@ -26,7 +26,9 @@ enum HTTPDelivery {
             // AsyncHTTPClient enforces the deadline and reports why it ran out (a refused
             // connection it kept retrying, say); the outer timeout only guards the body stream.
             let guardTime = timeout + .seconds(2)
-            return try await withDeadline(guardTime, timeoutError: { DeliveryError(message: "\(provider) did not answer in time") }) {
+            return try await withDeadline(
+                guardTime, timeoutError: { DeliveryError(message: "\(provider) did not answer in time") }
+            ) {
                 let response = try await client.execute(request, timeout: timeout.timeAmount)
                 let body = try await response.body.collect(upTo: maximumBodySize)
                 return Response(status: Int(response.status.code), body: Data(body.readableBytesView))

@@ -69,7 +69,8 @@ final class ConfigValues {
     func choice(_ key: String, default value: String, among choices: [String]) -> String {
         let chosen = string(key, default: value)
         guard choices.contains(chosen) else {
-            problems.append("\(key) (\(Self.environmentName(key))): '\(chosen)' must be one of \(choices.joined(separator: ", "))")
+            problems.append(
+                "\(key) (\(Self.environmentName(key))): '\(chosen)' must be one of \(choices.joined(separator: ", "))")
             return value
         }
         return chosen

@@ -16,7 +16,10 @@ extension ServerConfiguration {
     ) async throws -> ServerConfiguration {
         let flagProvider = InMemoryProvider(
             name: "flags",
-            values: Dictionary(uniqueKeysWithValues: flags.map { (AbsoluteConfigKey(ConfigKey($0.key)), ConfigValue(.string($0.value), isSecret: false)) }))
+            values: Dictionary(
+                uniqueKeysWithValues: flags.map {
+                    (AbsoluteConfigKey(ConfigKey($0.key)), ConfigValue(.string($0.value), isSecret: false))
+                }))
         let env = EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: ["sesame"])
         let early = ConfigReader(providers: [flagProvider, env])
         let dataDirectory = early.string(forKey: "data_dir") ?? "./sesame-data"
@@ -24,7 +27,8 @@ extension ServerConfiguration {
         let filePath = explicitFile ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("sesame.json").path
         var providers: [any ConfigProvider] = [flagProvider, env]
         do {
-            providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(filePath), allowMissing: explicitFile == nil))
+            providers.append(
+                try await FileProvider<JSONSnapshot>(filePath: FilePath(filePath), allowMissing: explicitFile == nil))
         } catch {
             throw ConfigurationError(problems: ["config file \(filePath): \(error)"])
         }
@@ -83,8 +87,10 @@ extension ServerConfiguration {
         settings.refreshReuseInterval = TimeInterval(values.int("tokens.refresh_reuse_interval", default: 10, range: 0...300))
         settings.recentLoginWindow = values.int("tokens.recent_login_window", default: 300, range: 30...86400)
         settings.failureBudget = [
-            RateLimitRule(limit: values.int("rate_limit.otp_failures_per_hour", default: 10, range: 1...10000), windowSeconds: 3600),
-            RateLimitRule(limit: values.int("rate_limit.otp_failures_per_day", default: 30, range: 1...100_000), windowSeconds: 86400),
+            RateLimitRule(
+                limit: values.int("rate_limit.otp_failures_per_hour", default: 10, range: 1...10000), windowSeconds: 3600),
+            RateLimitRule(
+                limit: values.int("rate_limit.otp_failures_per_day", default: 30, range: 1...100_000), windowSeconds: 86400),
         ]
         settings.passkeySignupLimitPerIP = RateLimitRule(
             limit: values.int("rate_limit.passkey_register_per_ip", default: 50, range: 1...100_000_000), windowSeconds: 3600)

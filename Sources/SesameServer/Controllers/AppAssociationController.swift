@@ -28,7 +28,8 @@ struct AppAssociationController {
             application.androidPackages.map { package in
                 AssetLinkStatement(
                     relation: ["delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds"],
-                    target: .init(namespace: "android_app", packageName: package, sha256CertFingerprints: application.androidFingerprints))
+                    target: .init(
+                        namespace: "android_app", packageName: package, sha256CertFingerprints: application.androidFingerprints))
             }
         }
         return try Responses.json(statements)

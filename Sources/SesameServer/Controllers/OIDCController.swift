@@ -69,7 +69,8 @@ struct DiscoveryDocument: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case issuer, authorizationEndpoint = "authorization_endpoint", tokenEndpoint = "token_endpoint", userinfoEndpoint = "userinfo_endpoint", jwksURI = "jwks_uri"
+        case issuer, authorizationEndpoint = "authorization_endpoint", tokenEndpoint = "token_endpoint", userinfoEndpoint =
+            "userinfo_endpoint", jwksURI = "jwks_uri"
         case revocationEndpoint = "revocation_endpoint", scopesSupported = "scopes_supported"
         case responseTypesSupported = "response_types_supported", responseModesSupported = "response_modes_supported"
         case grantTypesSupported = "grant_types_supported", subjectTypesSupported = "subject_types_supported"

@@ -38,10 +38,12 @@ struct DeliveryFactory {
         switch settings.provider {
         case "twilio":
             guard let sid = settings.twilioAccountSID, let token = settings.twilioAuthToken else { return nil }
-            let sender: TwilioConfiguration.Sender = settings.twilioMessagingServiceSID
+            let sender: TwilioConfiguration.Sender =
+                settings.twilioMessagingServiceSID
                 .map { .messagingService(sid: $0) } ?? .phoneNumber(settings.twilioFrom ?? "")
-            return TwilioSender(configuration: TwilioConfiguration(
-                accountSID: sid, authToken: token, sender: sender, baseURL: settings.twilioBaseURL))
+            return TwilioSender(
+                configuration: TwilioConfiguration(
+                    accountSID: sid, authToken: token, sender: sender, baseURL: settings.twilioBaseURL))
         case "http":
             guard let url = settings.gatewayURL else { return nil }
             var gateway = HTTPGatewayConfiguration(url: url, sender: settings.gatewaySender)

@@ -27,7 +27,8 @@ enum Responses {
     /// - Parameter scripts: allow scripts from our own origin (and their calls back to it);
     ///   never inline ones.
     static func html(_ page: String, status: HTTPResponse.Status = .ok, scripts: Bool = false) -> Response {
-        let policy = scripts
+        let policy =
+            scripts
             ? "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'"
             : "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
         let headers: HTTPFields = [
@@ -40,8 +41,12 @@ enum Responses {
 
     /// A 303 to `location`, so the browser follows a POST with a GET.
     static func redirect(_ location: String) -> Response {
-        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store",
-                                                HTTPField.Name("Referrer-Policy")!: "no-referrer"])
+        Response(
+            status: .seeOther,
+            headers: [
+                .location: location, .cacheControl: "no-store",
+                HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            ])
     }
 }
 

@@ -6,7 +6,8 @@ extension Pages {
         return form(
             title: "Sign in to \(appName)", action: "/authorize/start", fields: fields,
             intro: "Enter your email address or phone number (+15551234567). We will send you a code.",
-            input: "<label>Email or phone<br><input name=\"username\" autocomplete=\"\(autocomplete)\" required autofocus></label>",
+            input:
+                "<label>Email or phone<br><input name=\"username\" autocomplete=\"\(autocomplete)\" required autofocus></label>",
             button: "Send code", error: error, after: passkeys ? passkeyForm(fields) : "")
     }
 

@@ -51,7 +51,8 @@ extension WebAuthnRelyingParty {
 
     /// §7.1 steps 13-17: rpIdHash, UP, UV, BE/BS and attested credential data (with the
     /// ≤ 1023-byte credential ID enforced by the parser).
-    private func checkRegistrationAuthenticatorData(_ authData: AuthenticatorData) throws(WebAuthnError) -> AttestedCredentialData {
+    private func checkRegistrationAuthenticatorData(_ authData: AuthenticatorData) throws(WebAuthnError) -> AttestedCredentialData
+    {
         try checkRPIDHash(authData)
         if requireUserPresence, !authData.flags.userPresent { throw WebAuthnError.userPresenceRequired }
         if requireUserVerification, !authData.flags.userVerified { throw WebAuthnError.userVerificationRequired }
@@ -78,9 +79,10 @@ extension UUID {
     /// A UUID from 16 big-endian bytes (the AAGUID layout).
     init(bytes: [UInt8]) {
         precondition(bytes.count == 16, "an AAGUID has 16 bytes")
-        self.init(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-        ))
+        self.init(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

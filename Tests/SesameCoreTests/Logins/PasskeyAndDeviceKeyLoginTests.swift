@@ -71,7 +71,8 @@ struct PasskeyAndDeviceKeyLoginTests {
             let jwt = try Self.jwt(
                 key, kid: credential.id,
                 claims: ["sub": user.userID, "aud": CoreWorld.issuer, "iat": now, "exp": now + 30, "jti": "j1"])
-            let tokens = try await world.sesame.deviceKeys.login.finish(.bearer(assertion: jwt), request: world.request(), ip: nil)
+            let tokens = try await world.sesame.deviceKeys.login.finish(
+                .bearer(assertion: jwt), request: world.request(), ip: nil)
             #expect(tokens.idToken != nil)
             await #expect {
                 _ = try await world.sesame.deviceKeys.login.finish(.bearer(assertion: jwt), request: world.request(), ip: nil)

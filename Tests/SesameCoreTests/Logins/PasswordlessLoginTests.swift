@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import SesameCore
-import Testing
 import SesameWebAuthn
+import Testing
 
 /// Codes and magic links through the Core services alone.
 @Suite("Core: one-time codes and magic links")
@@ -36,7 +36,9 @@ struct PasswordlessLoginTests {
             let first = try await world.code(for: "ana@example.com")
             let second = try await world.code(for: "ana@example.com")
             #expect(first != second)
-            let credentials = { (code: String) in PasswordlessCredentials(connection: "email", username: "ana@example.com", code: code) }
+            let credentials = { (code: String) in
+                PasswordlessCredentials(connection: "email", username: "ana@example.com", code: code)
+            }
             await #expect(throws: SesameError.self) {
                 _ = try await world.sesame.passwordless.finish(credentials(first), request: world.request(), ip: nil)
             }

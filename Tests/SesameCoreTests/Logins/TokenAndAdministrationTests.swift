@@ -18,7 +18,9 @@ struct TokenAndAdministrationTests {
             await #expect(throws: SesameError.self) {
                 _ = try await world.sesame.tokens.refresh(second.refreshToken, application: world.application, scope: nil)
             }
-            await #expect(throws: SesameError.self) { _ = try await world.sesame.tokens.userInfo(accessToken: second.accessToken) }
+            await #expect(throws: SesameError.self) {
+                _ = try await world.sesame.tokens.userInfo(accessToken: second.accessToken)
+            }
         }
     }
 
@@ -30,14 +32,17 @@ struct TokenAndAdministrationTests {
             let admin = UserAdministration(storage: world.sesame.storage, clock: world.clock)
             let blocked = try await admin.block(user.userID)
             #expect(blocked.blocked && blocked.updatedAt == world.clock.now())
-            await #expect(throws: SesameError.self) { _ = try await world.sesame.tokens.userInfo(accessToken: tokens.accessToken) }
+            await #expect(throws: SesameError.self) {
+                _ = try await world.sesame.tokens.userInfo(accessToken: tokens.accessToken)
+            }
             await #expect(throws: SesameError.self) {
                 _ = try await world.sesame.tokens.refresh(tokens.refreshToken, application: world.application, scope: nil)
             }
             try await admin.unblock(user.userID)
             _ = try await world.signIn("ana@example.com")
             let events = try await world.sesame.storage.recentAuditEvents(limit: 20).map(\.type)
-            #expect(events.contains(AuditEventType.userBlocked.rawValue) && events.contains(AuditEventType.userUnblocked.rawValue))
+            #expect(
+                events.contains(AuditEventType.userBlocked.rawValue) && events.contains(AuditEventType.userUnblocked.rawValue))
         }
     }
 

@@ -11,9 +11,9 @@ struct TestSetupError: Error, CustomStringConvertible {
 enum TestServers {
     /// Tests/e2e, found from this file so tests work from any working directory.
     static let e2eDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // Support
-        .deletingLastPathComponent() // SesameDeliveryTests
-        .deletingLastPathComponent() // Tests
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // SesameDeliveryTests
+        .deletingLastPathComponent()  // Tests
         .appendingPathComponent("e2e")
 
     /// How long a server may take to open its port: generous, since CI machines are busy.
@@ -29,10 +29,11 @@ enum TestServers {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw TestSetupError(description: """
-                The SMTP integration tests need the Python package aiosmtpd, which python3 cannot import. \
-                Install it with: pip install -r Tests/e2e/requirements.txt
-                """)
+            throw TestSetupError(
+                description: """
+                    The SMTP integration tests need the Python package aiosmtpd, which python3 cannot import. \
+                    Install it with: pip install -r Tests/e2e/requirements.txt
+                    """)
         }
     }
 
@@ -100,7 +101,8 @@ enum TestServers {
             }
             if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.seconds(1))
-                .connect(host: "127.0.0.1", port: port).get() {
+                .connect(host: "127.0.0.1", port: port).get()
+            {
                 try? await channel.close()
                 return
             }

@@ -1,8 +1,8 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import HummingbirdTesting
 import HTTPTypes
+import HummingbirdTesting
 import SesameAPI
 import SesameCore
 import SesameWebAuthn
@@ -70,7 +70,8 @@ struct TestDeviceKey: Sendable {
     func sign(_ input: [UInt8]) -> [UInt8] {
         switch backing {
         case .p256(let key): return Array(try! key.signature(for: input).rawRepresentation)
-        case .rsa(let key): return Array(try! key.signature(for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5).rawRepresentation)
+        case .rsa(let key):
+            return Array(try! key.signature(for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5).rawRepresentation)
         }
     }
 

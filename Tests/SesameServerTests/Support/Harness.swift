@@ -100,8 +100,10 @@ struct Harness {
     ) async throws -> TestResponse {
         try await post(
             "/oauth/token",
-            ["grant_type": GrantType.passwordlessOTP, "client_id": clientID, "realm": realm, "username": username,
-             "otp": code, "scope": scope, "audience": audience])
+            [
+                "grant_type": GrantType.passwordlessOTP, "client_id": clientID, "realm": realm, "username": username,
+                "otp": code, "scope": scope, "audience": audience,
+            ])
     }
 
     /// The scope an app asks for to let its user manage device keys and passkeys.

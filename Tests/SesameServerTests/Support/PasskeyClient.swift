@@ -68,9 +68,11 @@ struct PasskeyClient {
     static func finish(_ harness: Harness, clientID: String, session: String?, _ answer: Data) async throws -> TestResponse {
         try await harness.post(
             "/oauth/token",
-            ["grant_type": GrantType.webauthn, "client_id": clientID, "auth_session": session,
-             "authn_response": try JSONSerialization.jsonObject(with: answer),
-             "scope": Harness.accountScope])
+            [
+                "grant_type": GrantType.webauthn, "client_id": clientID, "auth_session": session,
+                "authn_response": try JSONSerialization.jsonObject(with: answer),
+                "scope": Harness.accountScope,
+            ])
     }
 
     /// Signs up with `email`; fails the test when any step fails.

@@ -114,10 +114,14 @@ struct AuthenticationCheckTests {
         #expect(throws: WebAuthnError.unsupportedAlgorithm) { try verify({ _ in }, storedKey: rs1Key) }
     }
 
-    @Test("Ed448 and ML-DSA-44 keys are refused as unsupported", arguments: [
-        TestCBOR.map([(.int(1), .int(1)), (.int(3), .int(-53)), (.int(-1), .int(7)), (.int(-2), .bytes(Array(repeating: 1, count: 57)))]),
-        TestCBOR.map([(.int(1), .int(7)), (.int(3), .int(-48)), (.int(-1), .bytes(Array(repeating: 1, count: 1312)))]),
-    ])
+    @Test(
+        "Ed448 and ML-DSA-44 keys are refused as unsupported",
+        arguments: [
+            TestCBOR.map([
+                (.int(1), .int(1)), (.int(3), .int(-53)), (.int(-1), .int(7)), (.int(-2), .bytes(Array(repeating: 1, count: 57))),
+            ]),
+            TestCBOR.map([(.int(1), .int(7)), (.int(3), .int(-48)), (.int(-1), .bytes(Array(repeating: 1, count: 1312)))]),
+        ])
     func unsupportedKeys(key: TestCBOR) {
         #expect(throws: WebAuthnError.unsupportedAlgorithm) { try verify({ _ in }, storedKey: key.encoded) }
     }

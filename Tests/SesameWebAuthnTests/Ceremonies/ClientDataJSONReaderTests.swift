@@ -15,7 +15,8 @@ struct ClientDataJSONReaderTests {
 
     @Test("members are extracted; escapes, BOM, whitespace and unknown members are handled")
     func extraction() throws {
-        let text = "\u{FEFF} { \"type\" : \"webauthn.get\",\n\t\"challenge\":\"AAEC\", \"origin\":\"https:\\/\\/ex\\u0061mple.org\","
+        let text =
+            "\u{FEFF} { \"type\" : \"webauthn.get\",\n\t\"challenge\":\"AAEC\", \"origin\":\"https:\\/\\/ex\\u0061mple.org\","
             + #" "extra":{"a":[1,-2.5e3,true,null,{"b":"\ud83d\ude00"}]}, "topOrigin":"https://top.example","#
             + #" "crossOrigin":true, "tokenBinding":{"status":"present","id":"x"} } "#
         let clientData = try #require(parse(text))
@@ -25,28 +26,33 @@ struct ClientDataJSONReaderTests {
         #expect(clientData.tokenBindingStatus == "present")
     }
 
-    @Test("null optional members and odd legacy tokenBinding shapes are tolerated", arguments: [
-        #"{"type":"t","challenge":"c","origin":"o","crossOrigin":null,"topOrigin":null,"tokenBinding":"present"}"#,
-        #"{"type":"t","challenge":"c","origin":"o","tokenBinding":{"status":5}}"#,
-        #"{"type":"t","challenge":"c","origin":"o","tokenBinding":{"status":null}}"#,
-        #"{"type":"t","challenge":"c","origin":"o","status":"not-supported"}"#,
-    ])
+    @Test(
+        "null optional members and odd legacy tokenBinding shapes are tolerated",
+        arguments: [
+            #"{"type":"t","challenge":"c","origin":"o","crossOrigin":null,"topOrigin":null,"tokenBinding":"present"}"#,
+            #"{"type":"t","challenge":"c","origin":"o","tokenBinding":{"status":5}}"#,
+            #"{"type":"t","challenge":"c","origin":"o","tokenBinding":{"status":null}}"#,
+            #"{"type":"t","challenge":"c","origin":"o","status":"not-supported"}"#,
+        ])
     func tolerated(_ text: String) throws {
         let clientData = try #require(parse(text))
         #expect(clientData.crossOrigin == nil && clientData.topOrigin == nil && clientData.tokenBindingStatus == nil)
     }
 
-    @Test("anything that is not such a JSON object is malformed", arguments: [
-        "", "[]", "\"x\"", #"{"type":"t","challenge":"c"}"#, #"{"type":null,"challenge":"c","origin":"o"}"#,
-        #"{"type":1,"challenge":"c","origin":"o"}"#, #"{"type":"t","challenge":"c","origin":"o","crossOrigin":"true"}"#,
-        #"{"type":"t","challenge":"c","origin":"o","topOrigin":1}"#, #"{"type":"t","challenge":"c","origin":"o"} x"#,
-        #"{"type":"t","challenge":"c","origin":"o",}"#, #"{"type":"t","challenge":"c","origin":"o""#,
-        #"{"type":"t","challenge":"c","origin":"o","n":01}"#, #"{"type":"t","challenge":"c","origin":"o","n":1.}"#,
-        #"{"type":"t","challenge":"c","origin":"o","s":"\x"}"#, #"{"type":"t","challenge":"c","origin":"o","s":"\ud800"}"#,
-        #"{"type":"t","challenge":"c","origin":"o","s":"\udc00"}"#, "{\"type\":\"t\",\"challenge\":\"c\",\"origin\":\"o\u{01}\"}",
-        #"{"type":"t","challenge":"c","origin":"o","a":[1,]}"#, #"{"type":"t","challenge":"c","origin":"o","a":tru}"#,
-        #"{'type':"t","challenge":"c","origin":"o"}"#,
-    ])
+    @Test(
+        "anything that is not such a JSON object is malformed",
+        arguments: [
+            "", "[]", "\"x\"", #"{"type":"t","challenge":"c"}"#, #"{"type":null,"challenge":"c","origin":"o"}"#,
+            #"{"type":1,"challenge":"c","origin":"o"}"#, #"{"type":"t","challenge":"c","origin":"o","crossOrigin":"true"}"#,
+            #"{"type":"t","challenge":"c","origin":"o","topOrigin":1}"#, #"{"type":"t","challenge":"c","origin":"o"} x"#,
+            #"{"type":"t","challenge":"c","origin":"o",}"#, #"{"type":"t","challenge":"c","origin":"o""#,
+            #"{"type":"t","challenge":"c","origin":"o","n":01}"#, #"{"type":"t","challenge":"c","origin":"o","n":1.}"#,
+            #"{"type":"t","challenge":"c","origin":"o","s":"\x"}"#, #"{"type":"t","challenge":"c","origin":"o","s":"\ud800"}"#,
+            #"{"type":"t","challenge":"c","origin":"o","s":"\udc00"}"#,
+            "{\"type\":\"t\",\"challenge\":\"c\",\"origin\":\"o\u{01}\"}",
+            #"{"type":"t","challenge":"c","origin":"o","a":[1,]}"#, #"{"type":"t","challenge":"c","origin":"o","a":tru}"#,
+            #"{'type':"t","challenge":"c","origin":"o"}"#,
+        ])
     func malformed(_ text: String) {
         #expect(throws: WebAuthnError.malformedClientData) { try CollectedClientData(bytes: Array(text.utf8)) }
     }
@@ -63,7 +69,8 @@ struct ClientDataJSONReaderTests {
     func bytes() {
         let invalid = Array(#"{"type":"t","challenge":"c","origin":"o"#.utf8) + [0xFF] + Array(#""}"#.utf8)
         #expect(throws: WebAuthnError.malformedClientData) { try CollectedClientData(bytes: invalid) }
-        let deep = #"{"type":"t","challenge":"c","origin":"o","d":"# + String(repeating: "[", count: 600)
+        let deep =
+            #"{"type":"t","challenge":"c","origin":"o","d":"# + String(repeating: "[", count: 600)
             + String(repeating: "]", count: 600) + "}"
         #expect(throws: WebAuthnError.malformedClientData) { try CollectedClientData(bytes: Array(deep.utf8)) }
     }
@@ -74,7 +81,10 @@ struct ClientDataJSONReaderTests {
     @Test("agrees with Foundation's JSONDecoder on mutated documents")
     func differential() {
         var random = SplitMix(seed: 0x5E5A_3E)
-        let seeds = [Self.base, #"{"type":"webauthn.create","challenge":"x","origin":"o","tokenBinding":{"status":"supported"},"n":[1.5e-3,"\u00e9"]}"#]
+        let seeds = [
+            Self.base,
+            #"{"type":"webauthn.create","challenge":"x","origin":"o","tokenBinding":{"status":"supported"},"n":[1.5e-3,"\u00e9"]}"#,
+        ]
         let alphabet = Array(#"{}[]:,"\ -.0123456789eEtrufalsn/bu"#.utf8) + [0xC3, 0xA9, 0x80]
         var agreed = 0
         for iteration in 0..<6000 {
@@ -94,7 +104,9 @@ struct ClientDataJSONReaderTests {
             // bad escape there); the reader refuses every text that is not JSON, and duplicates.
             if reader == nil, reference != nil,
                 FoundationReference.hasDuplicateCheckedMember(bytes) || !FoundationReference.isJSON(bytes)
-            { continue }
+            {
+                continue
+            }
             #expect(reader.map(FoundationReference.init) == reference, "\(String(decoding: bytes, as: UTF8.self))")
             agreed += 1
         }
@@ -121,7 +133,9 @@ private struct FoundationReference: Decodable, Equatable {
 
     init(_ clientData: CollectedClientData) {
         (type, challenge, origin) = (clientData.type, clientData.challenge, clientData.origin)
-        (crossOrigin, topOrigin, tokenBindingStatus) = (clientData.crossOrigin, clientData.topOrigin, clientData.tokenBindingStatus)
+        (crossOrigin, topOrigin, tokenBindingStatus) = (
+            clientData.crossOrigin, clientData.topOrigin, clientData.tokenBindingStatus
+        )
     }
 
     init(from decoder: any Decoder) throws {

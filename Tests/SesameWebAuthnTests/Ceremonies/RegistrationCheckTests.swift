@@ -64,13 +64,16 @@ struct RegistrationCheckTests {
     }
 
     @Test("step 10: topOrigin must be an allowed top origin") func topOrigin() async {
-        await expectFailure(.topOriginNotAllowed, {
-            $0.clientData.crossOrigin = true
-            $0.clientData.topOrigin = "https://framer.example"
-        }, relyingParty: {
-            $0.allowCrossOrigin = true
-            $0.allowedTopOrigins = ["https://example.com"]
-        })
+        await expectFailure(
+            .topOriginNotAllowed,
+            {
+                $0.clientData.crossOrigin = true
+                $0.clientData.topOrigin = "https://framer.example"
+            },
+            relyingParty: {
+                $0.allowCrossOrigin = true
+                $0.allowedTopOrigins = ["https://example.com"]
+            })
     }
 
     @Test("Level 2 tokenBinding status not-supported is invalid") func tokenBinding() async {

@@ -49,14 +49,16 @@ struct ConformanceTests {
             let challenge = testCase.bytes(testCase.expectedChallenge)
             if testCase.ceremony == "registration" {
                 let credential = try RegistrationCredential(json: testCase.credentialJSON)
-                return .registration(try await relyingParty.verifyRegistration(
-                    credential: credential, expectedChallenge: challenge, verificationTime: testCase.now))
+                return .registration(
+                    try await relyingParty.verifyRegistration(
+                        credential: credential, expectedChallenge: challenge, verificationTime: testCase.now))
             }
             let credential = try AuthenticationCredential(json: testCase.credentialJSON)
-            return .authentication(try relyingParty.verifyAuthentication(
-                credential: credential, expectedChallenge: challenge,
-                credentialPublicKey: testCase.bytes(testCase.credentialPublicKey),
-                storedSignCount: testCase.storedSignCount ?? 0))
+            return .authentication(
+                try relyingParty.verifyAuthentication(
+                    credential: credential, expectedChallenge: challenge,
+                    credentialPublicKey: testCase.bytes(testCase.credentialPublicKey),
+                    storedSignCount: testCase.storedSignCount ?? 0))
         } catch let error as WebAuthnError {
             return .failure(error)
         } catch {

@@ -28,8 +28,9 @@ struct DeviceJWT: Sendable {
             let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes)),
             let claims = try? JSONDecoder().decode(DeviceJWTClaims.self, from: Data(payloadBytes))
         else { throw DeviceKeyRefusal(.malformed) }
-        return DeviceJWT(header: header, claims: claims, signingInput: Array(parts[0].utf8) + [0x2E] + Array(parts[1].utf8),
-                         signature: signature)
+        return DeviceJWT(
+            header: header, claims: claims, signingInput: Array(parts[0].utf8) + [0x2E] + Array(parts[1].utf8),
+            signature: signature)
     }
 }
 

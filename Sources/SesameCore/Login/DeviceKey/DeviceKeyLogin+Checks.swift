@@ -6,7 +6,8 @@ extension DeviceKeyLogin {
     /// public key as the HMAC secret, or RS256 against an EC key never reach a verifier.
     func checkSignature(_ jwt: DeviceJWT, credential: DeviceCredential) throws {
         guard jwt.header.alg == credential.algorithm.rawValue else {
-            throw DeviceKeyRefusal(.algorithm, detail: "alg \(jwt.header.alg ?? "absent") for a \(credential.algorithm.rawValue) key")
+            throw DeviceKeyRefusal(
+                .algorithm, detail: "alg \(jwt.header.alg ?? "absent") for a \(credential.algorithm.rawValue) key")
         }
         let key: DevicePublicKey
         do {

@@ -71,8 +71,9 @@ public struct DeviceKeyLogin: Sendable {
             let jwt = try DeviceJWT.parse(token)
             guard let userID = jwt.claims.iss else { throw DeviceKeyRefusal(.unknownDevice, detail: "no iss") }
             let candidates = try await storage.deviceCredentials(userID: userID, clientID: application.clientID)
-            guard let credential = candidates.first(where: { $0.deviceID == device })
-                ?? candidates.first(where: { $0.deviceName == device })
+            guard
+                let credential = candidates.first(where: { $0.deviceID == device })
+                    ?? candidates.first(where: { $0.deviceName == device })
             else { throw DeviceKeyRefusal(.unknownDevice, userID: userID, detail: "device \(device)") }
             if let kid = jwt.header.kid, kid != credential.id { throw DeviceKeyRefusal(.unknownDevice, userID: userID) }
             return (jwt, credential)
@@ -93,7 +94,9 @@ public struct DeviceKeyLogin: Sendable {
             throw DeviceKeyRefusal(.unknownDevice, detail: "owner no longer exists")
         }
         guard !user.blocked else {
-            await coordinator.audit(.loginRefused, user: user.userID, client: credential.clientID, detail: "\(LoginMethod.deviceKey.rawValue): user is blocked")
+            await coordinator.audit(
+                .loginRefused, user: user.userID, client: credential.clientID,
+                detail: "\(LoginMethod.deviceKey.rawValue): user is blocked")
             throw SesameError.userBlocked
         }
         if case .legacy(_, _, let connection?) = assertion, connection != user.connection {

@@ -19,7 +19,9 @@ struct DeviceKeyRefusal: Error, Sendable {
     }
 
     var error: SesameError {
-        .invalidGrant(Self.descriptions[reason] ?? "Invalid assertion.", logDetail: "device key: \(reason.rawValue)" + (detail.map { ": \($0)" } ?? ""))
+        .invalidGrant(
+            Self.descriptions[reason] ?? "Invalid assertion.",
+            logDetail: "device key: \(reason.rawValue)" + (detail.map { ": \($0)" } ?? ""))
     }
 
     static let descriptions: [Reason: String] = [

@@ -19,7 +19,9 @@ public struct DevicePublicKey: Sendable {
     /// `RSA PUBLIC KEY`), or a raw X9.63 P-256 point (iOS `SecKeyCopyExternalRepresentation`).
     /// - Throws: 400 for anything else, and for RSA sizes the policy refuses.
     public init(der: [UInt8], policy: DeviceKeyPolicy) throws {
-        if let key = (try? P256.Signing.PublicKey(derRepresentation: der)) ?? (try? P256.Signing.PublicKey(x963Representation: der)) {
+        if let key = (try? P256.Signing.PublicKey(derRepresentation: der))
+            ?? (try? P256.Signing.PublicKey(x963Representation: der))
+        {
             (backing, algorithm, bits) = (.p256(key), .es256, 256)
             return
         }

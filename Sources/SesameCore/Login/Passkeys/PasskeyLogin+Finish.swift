@@ -8,7 +8,8 @@ extension PasskeyLogin {
     public func finish(
         authSession: String?, response: Data?, request: TokenGrantRequest, ip: String?
     ) async throws -> TokenResponse {
-        let user = try await verifiedUser(authSession: authSession, response: response, clientID: request.application.clientID, ip: ip)
+        let user = try await verifiedUser(
+            authSession: authSession, response: response, clientID: request.application.clientID, ip: ip)
         return try await coordinator.completeLogin(user, method: .passkey, request: request, ip: ip)
     }
 
@@ -76,9 +77,10 @@ extension PasskeyLogin {
                 credential: credential, expectedChallenge: session.challenge, credentialPublicKey: passkey.publicKey,
                 storedSignCount: passkey.signCount, storedBackupEligible: passkey.backupEligible)
         }
-        guard try await storage.recordPasskeyUse(
-            id: passkey.id, expectedCount: passkey.signCount, newCount: verified.newSignCount,
-            backedUp: verified.backedUp, at: clock.now())
+        guard
+            try await storage.recordPasskeyUse(
+                id: passkey.id, expectedCount: passkey.signCount, newCount: verified.newSignCount,
+                backedUp: verified.backedUp, at: clock.now())
         else {
             throw SesameError.invalidGrant("This passkey was used at the same moment elsewhere, or disabled: try again.")
         }

@@ -109,12 +109,15 @@ public struct PasskeyLogin: Sendable {
     private func identifier(in profile: [String: String], for connection: Connection) throws -> String {
         let isEmail = connection.strategy == .email
         guard let raw = profile[isEmail ? "email" : "phone_number"] else {
-            throw SesameError.invalidRequest("user_profile.\(isEmail ? "email" : "phone_number") is required for realm \(connection.name)")
+            throw SesameError.invalidRequest(
+                "user_profile.\(isEmail ? "email" : "phone_number") is required for realm \(connection.name)")
         }
         let normalized = isEmail ? Identifier.normalizedEmail(raw) : Identifier.normalizedPhone(raw)
         guard let normalized else {
             throw SesameError.invalidRequest(
-                isEmail ? "user_profile.email is not a valid email address" : "user_profile.phone_number must be E.164, like +14155550123")
+                isEmail
+                    ? "user_profile.email is not a valid email address"
+                    : "user_profile.phone_number must be E.164, like +14155550123")
         }
         return normalized
     }

@@ -33,7 +33,9 @@ extension PasswordlessLogin {
 
     private func startApplication(_ request: PasswordlessStartRequest) async throws -> Application {
         if let hosted = request.hostedApplication {
-            guard hosted.allows(GrantType.authorizationCode) else { throw SesameError.grantNotAllowed(GrantType.authorizationCode) }
+            guard hosted.allows(GrantType.authorizationCode) else {
+                throw SesameError.grantNotAllowed(GrantType.authorizationCode)
+            }
             return hosted
         }
         guard request.clientID != nil else { throw startError("bad.client_id", "Missing required property: client_id") }

@@ -15,19 +15,6 @@ public struct PasswordlessLogin: Sendable {
     let delivery: MessageDelivery
     let coordinator: LoginCoordinator
 
-    init(
-        storage: any SesameStorage, hasher: SecretHasher, clock: any SesameClock, random: any RandomSource,
-        settings: LoginSettings, delivery: MessageDelivery, coordinator: LoginCoordinator
-    ) {
-        self.storage = storage
-        self.hasher = hasher
-        self.clock = clock
-        self.random = random
-        self.settings = settings
-        self.delivery = delivery
-        self.coordinator = coordinator
-    }
-
     /// A code login, whole: checks and consumes the code, records the login and issues
     /// tokens (`/oauth/token` with the passwordless OTP grant, and `/oauth/ro`).
     /// - Throws: 403 `invalid_grant` with Auth0's exact text for a wrong, expired, used,
@@ -59,15 +46,19 @@ public struct PasswordlessLogin: Sendable {
         try await storage.refundAttempt(challengeID: challenge.id)
     }
 
-    private func check(_ credentials: PasswordlessCredentials, clientID: String?) async throws -> (Connection, String, Challenge) {
+    private func check(_ credentials: PasswordlessCredentials, clientID: String?) async throws -> (Connection, String, Challenge)
+    {
         let connection = try await requireConnection(credentials.connection, parameter: "realm")
-        guard let username = credentials.username else { throw SesameError.invalidRequest("Missing required parameter: username") }
+        guard let username = credentials.username else {
+            throw SesameError.invalidRequest("Missing required parameter: username")
+        }
         guard let code = credentials.code else { throw SesameError.invalidRequest("Missing required parameter: otp") }
         guard let recipient = normalize(username, for: connection) else { throw wrongCode(connection, detail: "bad username") }
         let budget = FailureBudget(storage: storage, rules: settings.failureBudget, key: "\(connection.name):\(recipient)")
         try await budget.check(at: clock.now())
         // Counted first, in its own statement: a guess that loses a race still costs an attempt.
-        guard let challenge = try await storage.registerAttempt(connection: connection.name, recipient: recipient, at: clock.now())
+        guard
+            let challenge = try await storage.registerAttempt(connection: connection.name, recipient: recipient, at: clock.now())
         else { throw wrongCode(connection, detail: "no live challenge") }
         guard hasher.matches(code, stored: challenge.secretHash, purpose: .challenge) else {
             await coordinator.audit(.otpFailed, detail: "\(connection.name) attempt \(challenge.attempts)")

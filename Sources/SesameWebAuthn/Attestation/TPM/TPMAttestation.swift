@@ -16,7 +16,8 @@ enum TPMAttestation: AttestationVerifier {
         let pubArea = try TPMPublicArea(bytes: pubAreaBytes)
         try checkPublicArea(pubArea, matches: input.credentialKey)
         let certInfo = try TPMAttestInfo(bytes: certInfoBytes)
-        try checkCertInfo(certInfo, pubAreaBytes: pubAreaBytes, nameAlgorithm: pubArea.nameAlgorithm,
+        try checkCertInfo(
+            certInfo, pubAreaBytes: pubAreaBytes, nameAlgorithm: pubArea.nameAlgorithm,
             algorithm: algorithm, input: input)
 
         // Step: sig is the AIK's signature over certInfo.
