@@ -26,6 +26,8 @@ public struct Sesame: Sendable {
     public let deviceKeys: DeviceKeys
     /// Removes expired rows; the server runs it in the background.
     public let sweeper: Sweeper
+    /// Which browser origins may call the API and run passkey ceremonies.
+    public let origins: OriginPolicy
 
     /// Wires the services over storage that already holds keys and secrets (see
     /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
@@ -56,6 +58,7 @@ public struct Sesame: Sendable {
             applications: storage, passwordless: passwordless, passkeys: passkeys, tokens: tokens, coordinator: coordinator)
         self.passkeyManagement = PasskeyManagement(
             storage: storage, coordinator: coordinator, clock: clock, recentLoginWindow: settings.recentLoginWindow)
+        self.origins = OriginPolicy(applications: storage, settings: settings)
         self.sweeper = Sweeper(storage: storage, clock: clock, interval: settings.sweepInterval, logger: logger)
         self.deviceKeys = DeviceKeys(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, tokens: tokens,

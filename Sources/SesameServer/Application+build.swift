@@ -37,7 +37,7 @@ public func buildRouter(_ sesame: Sesame, proxies: ProxyPolicy) -> Router<Sesame
     router.add(middleware: SecurityHeadersMiddleware())
     // Outside CORS: a storage failure during the CORS check still answers 503 in the error shape.
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: CORSMiddleware(sesame: sesame))
+    router.add(middleware: CORSMiddleware(origins: sesame.origins))
     TokenController(
         passwordless: sesame.passwordless, passkeys: sesame.passkeys, deviceKeys: sesame.deviceKeys.login,
         tokens: sesame.tokens, clients: sesame.clients, proxies: proxies

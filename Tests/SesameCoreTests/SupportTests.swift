@@ -96,7 +96,7 @@ struct SupportTests {
     func androidFingerprints() {
         let fingerprint = (0..<32).map { String(format: "%02x", $0) }.joined(separator: ":")
         #expect(AndroidFingerprint.normalized(fingerprint) == fingerprint.uppercased())
-        let origin = PasskeyRelyingParties.androidOrigin(fingerprint: fingerprint)
+        let origin = OriginPolicy.androidOrigin(fingerprint: fingerprint)
         #expect(origin == "android:apk-key-hash:" + Base64URL.encode(Array(0..<32)))
         #expect(AndroidFingerprint.bytes("AA:BB") == nil)
         #expect(AndroidFingerprint.bytes(fingerprint.replacingOccurrences(of: "1f", with: "zz")) == nil)
@@ -104,8 +104,8 @@ struct SupportTests {
 
     @Test("origins are scheme, host and port only")
     func origins() {
-        #expect(PasskeyRelyingParties.origin(of: "https://login.example.com/") == "https://login.example.com")
-        #expect(PasskeyRelyingParties.origin(of: "http://localhost:3000/a/b") == "http://localhost:3000")
-        #expect(PasskeyRelyingParties.origin(of: "not a url") == nil)
+        #expect(OriginPolicy.origin(of: "https://login.example.com/") == "https://login.example.com")
+        #expect(OriginPolicy.origin(of: "http://localhost:3000/a/b") == "http://localhost:3000")
+        #expect(OriginPolicy.origin(of: "not a url") == nil)
     }
 }

@@ -247,3 +247,22 @@ def test_kill_9_on_sqlite_under_load_loses_nothing(sesame_factory, mail):
     assert not outcome.failures, outcome.failures[:5]
     restarted = sesame_factory(env=env, name="solo")
     assert_nothing_acknowledged_was_lost(restarted, outcome)
+
+
+@requires_postgres
+@requires_postgres_control
+def test_a_database_outage_during_the_cors_check_answers_503_in_the_error_shape(sesame_factory, database_url):
+    """The CORS check reads the applications; with the database away it fails. The error
+    middleware sits outside CORS, so that failure is a 503 in Auth0's error shape, not an
+    empty 500 a browser app cannot interpret."""
+    server = sesame_factory(env={"SESAME_DATABASE_URL": database_url, "SESAME_DATABASE_TIMEOUT": "2"}, name="cors")
+    subprocess.run(["bash", POSTGRES_CONTROL, "pause"], check=True, capture_output=True)
+    try:
+        time.sleep(1.5)  # past the one-second read cache of the applications
+        response = requests.post(
+            server.url("/oauth/token"), json={"grant_type": "refresh_token", "client_id": "x", "refresh_token": "y"},
+            headers={"Origin": "https://app.example.com"}, timeout=15)
+    finally:
+        subprocess.run(["bash", POSTGRES_CONTROL, "resume"], check=True, capture_output=True)
+    assert response.status_code == 503, response.text
+    assert response.json()["error"] == "temporarily_unavailable"

@@ -1,10 +1,12 @@
 import Foundation
 import JWTKit
 
-/// The claims of an id_token (OIDC Core §2) plus Auth0's profile claims.
+/// The claims of an id_token (OIDC Core §2), with the profile claims the scope releases
+/// flattened into the same object (the ``UserInfo`` that `/userinfo` answers; its `sub` is the
+/// token's subject). Profile claims read through it: `claims.email`.
+@dynamicMemberLookup
 public struct IDTokenClaims: JWTPayload, Equatable {
     public var iss: String
-    public var sub: String
     public var aud: String
     public var iat: Int64
     public var exp: Int64
@@ -12,19 +14,60 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public var nonce: String?
     public var azp: String?
     public var sid: String?
-    public var name: String?
-    public var nickname: String?
-    public var picture: String?
-    public var updatedAt: String?
-    public var email: String?
-    public var emailVerified: Bool?
-    public var phoneNumber: String?
-    public var phoneNumberVerified: Bool?
+    /// The subject and the profile claims.
+    public var profile: UserInfo
+
+    /// The subject: the user's Auth0 `user_id`.
+    public var sub: String { profile.sub }
+
+    /// A profile claim (`email`, `name`, …).
+    public subscript<Value>(dynamicMember keyPath: KeyPath<UserInfo, Value>) -> Value { profile[keyPath: keyPath] }
+
+    /// Creates id_token claims around `profile`.
+    public init(
+        iss: String, aud: String, iat: Int64, exp: Int64, authTime: Int64?, nonce: String?, profile: UserInfo,
+        azp: String? = nil, sid: String? = nil
+    ) {
+        self.iss = iss
+        self.aud = aud
+        self.iat = iat
+        self.exp = exp
+        self.authTime = authTime
+        self.nonce = nonce
+        self.azp = azp
+        self.sid = sid
+        self.profile = profile
+    }
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, iat, exp, nonce, azp, sid, name, nickname, picture, email
-        case authTime = "auth_time", updatedAt = "updated_at", emailVerified = "email_verified"
-        case phoneNumber = "phone_number", phoneNumberVerified = "phone_number_verified"
+        case iss, aud, iat, exp, nonce, azp, sid
+        case authTime = "auth_time"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        iss = try container.decode(String.self, forKey: .iss)
+        aud = try container.decode(String.self, forKey: .aud)
+        iat = try container.decode(Int64.self, forKey: .iat)
+        exp = try container.decode(Int64.self, forKey: .exp)
+        authTime = try container.decodeIfPresent(Int64.self, forKey: .authTime)
+        nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
+        azp = try container.decodeIfPresent(String.self, forKey: .azp)
+        sid = try container.decodeIfPresent(String.self, forKey: .sid)
+        profile = try UserInfo(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(iss, forKey: .iss)
+        try container.encode(aud, forKey: .aud)
+        try container.encode(iat, forKey: .iat)
+        try container.encode(exp, forKey: .exp)
+        try container.encodeIfPresent(authTime, forKey: .authTime)
+        try container.encodeIfPresent(nonce, forKey: .nonce)
+        try container.encodeIfPresent(azp, forKey: .azp)
+        try container.encodeIfPresent(sid, forKey: .sid)
+        try profile.encode(to: encoder)
     }
 
     /// Signing only; Sesame never accepts its own id_tokens as credentials.

@@ -84,14 +84,10 @@ public struct TokenIssuer: Sendable {
     }
 
     private func idToken(_ user: User, _ request: TokenGrantRequest, _ login: IssuedLogin) async throws -> String {
-        let profile = UserInfo(user: user, scope: request.scope)
-        let now = login.now
+        let now = login.now.epochSeconds
         let claims = IDTokenClaims(
-            iss: settings.issuer, sub: user.userID, aud: request.application.clientID, iat: now.epochSeconds,
-            exp: now.epochSeconds + Int64(settings.idTokenLifetime), authTime: login.authTime.epochSeconds,
-            nonce: request.nonce, name: profile.name, nickname: profile.nickname, picture: profile.picture,
-            updatedAt: profile.updatedAt, email: profile.email, emailVerified: profile.emailVerified,
-            phoneNumber: profile.phoneNumber, phoneNumberVerified: profile.phoneNumberVerified)
+            iss: settings.issuer, aud: request.application.clientID, iat: now, exp: now + Int64(settings.idTokenLifetime),
+            authTime: login.authTime.epochSeconds, nonce: request.nonce, profile: UserInfo(user: user, scope: request.scope))
         return try await keys.signer().sign(claims)
     }
 

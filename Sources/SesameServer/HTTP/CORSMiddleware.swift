@@ -7,7 +7,7 @@ import SesameCore
 /// `sesame admin apps update --allowed-origin` applies to a running server at once.
 struct CORSMiddleware: RouterMiddleware {
     typealias Context = SesameRequestContext
-    let sesame: Sesame
+    let origins: OriginPolicy
 
     static let paths = ["/oauth/token", "/oauth/revoke", "/passkey/", "/userinfo", "/me/", "/passwordless/start"]
 
@@ -39,7 +39,7 @@ struct CORSMiddleware: RouterMiddleware {
     }
 
     private func isAllowed(_ origin: String) async throws -> Bool {
-        try await sesame.storage.listApplications().contains { $0.allowedOrigins.contains(origin) }
+        try await origins.allowsCrossOrigin(origin)
     }
 
     private static func addPreflightHeaders(_ headers: inout HTTPFields, origin: String) {

@@ -1,70 +1,7 @@
 import Foundation
 
-/// The browser's answer to `navigator.credentials.get()`, in the JSON shape of
-/// `PublicKeyCredential.toJSON()` (`AuthenticationResponseJSON`, §5.1.8).
-public struct AuthenticationCredential: Codable, Sendable, Hashable {
-    /// `id`: base64url of the credential ID, as the browser sent it.
-    public var id: String
-    /// `rawId`: the credential ID bytes; look the stored credential up by these.
-    public var rawID: [UInt8]
-    /// `type`: must be `"public-key"`.
-    public var type: String
-    /// `response`: the assertion response.
-    public var response: AuthenticatorAssertionResponse
-    /// `authenticatorAttachment`, when the browser reports it.
-    public var authenticatorAttachment: String?
-    /// `clientExtensionResults`, passed through untouched.
-    public var clientExtensionResults: [String: JSONValue]?
-
-    /// Creates a credential from its parts.
-    public init(
-        id: String,
-        rawID: [UInt8],
-        type: String = "public-key",
-        response: AuthenticatorAssertionResponse,
-        authenticatorAttachment: String? = nil,
-        clientExtensionResults: [String: JSONValue]? = nil
-    ) {
-        self.id = id
-        self.rawID = rawID
-        self.type = type
-        self.response = response
-        self.authenticatorAttachment = authenticatorAttachment
-        self.clientExtensionResults = clientExtensionResults
-    }
-
-    /// Decodes the browser JSON.
-    /// - Throws: ``WebAuthnError/malformedCredential`` when members are missing or not base64url.
-    public init(json: Data) throws(WebAuthnError) {
-        self = try decodeCredential(Self.self, from: json)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, rawID = "rawId", type, response, authenticatorAttachment, clientExtensionResults
-    }
-
-    /// Decodes the browser JSON shape.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        rawID = try container.decodeBase64URL(forKey: .rawID)
-        type = try container.decode(String.self, forKey: .type)
-        response = try container.decode(AuthenticatorAssertionResponse.self, forKey: .response)
-        authenticatorAttachment = try container.decodeIfPresent(String.self, forKey: .authenticatorAttachment)
-        clientExtensionResults = try container.decodeIfPresent([String: JSONValue].self, forKey: .clientExtensionResults)
-    }
-
-    /// Encodes the browser JSON shape.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encodeBase64URL(rawID, forKey: .rawID)
-        try container.encode(type, forKey: .type)
-        try container.encode(response, forKey: .response)
-        try container.encodeIfPresent(authenticatorAttachment, forKey: .authenticatorAttachment)
-        try container.encodeIfPresent(clientExtensionResults, forKey: .clientExtensionResults)
-    }
-}
+/// The browser's answer to `navigator.credentials.get()` (`AuthenticationResponseJSON`, §5.1.9).
+public typealias AuthenticationCredential = PublicKeyCredential<AuthenticatorAssertionResponse>
 
 /// `AuthenticatorAssertionResponseJSON` (§5.2.2).
 public struct AuthenticatorAssertionResponse: Codable, Sendable, Hashable {

@@ -12,7 +12,8 @@ struct PasskeyRelyingParties: Sendable {
     var rpID: String { settings.passkeyRPID ?? URL(string: settings.issuer)?.host ?? "localhost" }
 
     func relyingParty(for policy: PasskeyPolicy) async throws -> WebAuthnRelyingParty {
-        var relyingParty = WebAuthnRelyingParty(rpID: rpID, allowedOrigins: try await allowedOrigins())
+        var relyingParty = WebAuthnRelyingParty(
+            rpID: rpID, allowedOrigins: try await OriginPolicy(applications: storage, settings: settings).passkeyOrigins())
         relyingParty.requireUserVerification = policy.userVerification == "required"
         relyingParty.supportedAlgorithms = policy.algorithms.compactMap(COSEAlgorithm.init(rawValue:))
         relyingParty.trustAnchors = policy.trustAnchorsPEM.compactMap { try? Certificate(pemEncoded: $0) }
@@ -20,31 +21,6 @@ struct PasskeyRelyingParties: Sendable {
         // accepted and recorded as unverified, as in py_webauthn and SimpleWebAuthn.
         relyingParty.chainValidation = relyingParty.trustAnchors.isEmpty ? .whenAnchorsConfigured : .required
         return relyingParty
-    }
-
-    /// The issuer's origin, configured extra origins, and every application's web origins
-    /// and Android app origins.
-    func allowedOrigins() async throws -> [String] {
-        var origins = [Self.origin(of: settings.issuer)].compactMap { $0 } + settings.passkeyOrigins
-        for application in try await storage.listApplications() {
-            origins += application.allowedOrigins
-            origins += application.androidFingerprints.compactMap(Self.androidOrigin(fingerprint:))
-        }
-        var seen = Set<String>()
-        return origins.filter { seen.insert($0).inserted }
-    }
-
-    /// `scheme://host[:port]` of a URL.
-    static func origin(of url: String) -> String? {
-        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host
-        else { return nil }
-        return components.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
-    }
-
-    /// The origin Android's Credential Manager reports for an app signed with this
-    /// certificate: `android:apk-key-hash:` and the SHA-256 digest in base64url.
-    static func androidOrigin(fingerprint: String) -> String? {
-        AndroidFingerprint.bytes(fingerprint).map { "android:apk-key-hash:" + Base64URL.encode($0) }
     }
 }
 
