@@ -4,6 +4,7 @@ import Logging
 import SesameAPI
 import SesameCore
 import SesameServer
+import SesameStorageSQL
 
 /// `sesame outbox`: the messages the console sender delivered, newest first. Works while
 /// `serve` runs (SQLite WAL lets another process read).

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import SesameCore
 import SesameServer
+import SesameStorageSQL
 
 /// `sesame serve`: runs the server. Zero configuration: SQLite and keys in ./sesame-data.
 struct ServeCommand: AsyncParsableCommand {

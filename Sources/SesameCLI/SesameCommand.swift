@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 
 /// `sesame`: the server and its operator tools.
 public struct SesameCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+public import Logging
 
 /// The domain, wired: every service a transport needs, over one storage backend.
 ///

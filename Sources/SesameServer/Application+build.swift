@@ -1,8 +1,8 @@
-import Hummingbird
+public import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import SesameCore
+public import SesameCore
 
 /// The HTTP application for a started runtime.
 /// - Parameter onReady: called with the bound port once the server accepts connections.
@@ -45,15 +45,18 @@ public func buildRouter(_ sesame: Sesame, proxies: ProxyPolicy) -> Router<Sesame
     LegacyController(
         passwordless: sesame.passwordless, deviceKeys: sesame.deviceKeys.login, clients: sesame.clients, proxies: proxies
     ).register(on: router)
-    PasswordlessController(sesame: sesame, proxies: proxies).register(on: router)
-    MagicLinkController(sesame: sesame, proxies: proxies).register(on: router)
-    AuthorizeController(sesame: sesame, proxies: proxies).register(on: router)
-    OIDCController(sesame: sesame).register(on: router)
+    PasswordlessController(passwordless: sesame.passwordless, proxies: proxies).register(on: router)
+    MagicLinkController(redirectLogin: sesame.redirectLogin, proxies: proxies).register(on: router)
+    AuthorizeController(
+        redirectLogin: sesame.redirectLogin, passwordless: sesame.passwordless, passkeys: sesame.passkeys, proxies: proxies
+    ).register(on: router)
+    OIDCController(settings: sesame.settings, keys: sesame.keys, tokens: sesame.tokens, health: sesame.storage).register(
+        on: router)
     PasskeyController(
         passkeys: sesame.passkeys, management: sesame.passkeyManagement, tokens: sesame.tokens, clients: sesame.clients,
         proxies: proxies
     ).register(on: router)
-    AppAssociationController(sesame: sesame).register(on: router)
+    AppAssociationController(applications: sesame.storage).register(on: router)
     DeviceKeyController(deviceKeys: sesame.deviceKeys, clients: sesame.clients, proxies: proxies).register(on: router)
     return router
 }

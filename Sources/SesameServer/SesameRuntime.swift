@@ -1,7 +1,7 @@
 import Foundation
-import Logging
-import SesameCore
-import SesameStorageSQL
+public import Logging
+public import SesameCore
+public import SesameStorageSQL
 
 /// A started Sesame: configuration, open storage and the wired domain. `serve`, the
 /// benchmark and the tests all start the server through this one path.

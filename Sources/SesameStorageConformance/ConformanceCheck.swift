@@ -1,5 +1,5 @@
 import Foundation
-import SesameCore
+public import SesameCore
 
 /// One named storage check. Every backend's test target runs all of them unchanged:
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import SesameCore
+public import Foundation
+public import SesameCore
 import Synchronization
 
 /// A clock that only moves when told to, for expiry and rate-limit tests without sleeping.

@@ -1,5 +1,5 @@
 import Foundation
-import SesameCore
+public import SesameCore
 import Synchronization
 
 /// A repeatable stand-in for the CSPRNG, for tests only: the same seed gives the same codes,

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SQLiteKit
 import SQLiteNIO
 import Synchronization
 

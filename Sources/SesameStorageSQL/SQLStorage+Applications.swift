@@ -1,6 +1,6 @@
 import Foundation
 import SQLKit
-import SesameCore
+public import SesameCore
 
 /// The list-valued settings of an application, kept as one JSON column so new settings
 /// need no schema change.

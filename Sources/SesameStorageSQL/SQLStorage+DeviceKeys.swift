@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import SQLKit
-import SesameCore
+public import SesameCore
 
 extension SQLStorage: DeviceCredentialRepository {
     public func saveDeviceCredential(_ credential: DeviceCredential) async throws {

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import SQLKit
-import SesameCore
+public import SesameCore
 
 extension SQLStorage: GrantRepository {
     public func createAuthorizationCode(_ code: AuthorizationCode) async throws {

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import SQLKit
-import SesameCore
+public import SesameCore
 
 extension SQLStorage: KeyRepository {
     public func signingKeys() async throws -> [SigningKeyRecord] {

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import SQLKit
-import SesameCore
+public import SesameCore
 
 extension SQLStorage: PasskeyRepository {
     public func createPasskeySession(_ session: PasskeySession) async throws {

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import SQLKit
-import SesameCore
+public import SesameCore
 
 extension SQLStorage: SweepRepository {
     public func sweep(now: Date, windowsBefore: Date, outboxBefore: Date) async throws -> SweepCounts {

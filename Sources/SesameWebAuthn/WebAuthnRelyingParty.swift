@@ -1,5 +1,5 @@
-import Foundation
-import X509
+public import Foundation
+public import X509
 
 /// A WebAuthn relying party: verifies registration (§7.1) and authentication (§7.2) ceremonies.
 ///

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Logging
+import SesameCore
 import SesameStorageSQL
 
 /// Which server a benchmark drives, shared by every benchmark.

@@ -2,6 +2,8 @@ import ArgumentParser
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import NIOCore
+import NIOHTTP1
 import SesameCore
 import SesameWebAuthn
 

@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 
 /// A `sesame serve` child process: started, measured (ready time, RSS) and stopped.
 final class ServerProcess {

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import SesameCore
 import SesameDelivery
 import Testing

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
+import SesameStorageConformance
 import Testing
 
 /// Attacks on one-time codes and magic links: redeeming them elsewhere, guessing them over

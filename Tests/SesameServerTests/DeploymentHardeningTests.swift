@@ -1,7 +1,10 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Logging
 import SesameCore
 import SesameServer
+import SesameStorageSQL
 import Testing
 
 /// Attacks on a deployment rather than an endpoint: reading secrets off the disk, codes in a

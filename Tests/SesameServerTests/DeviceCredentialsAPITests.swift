@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import SesameAPI
 import SesameCore
 import Testing

@@ -1,8 +1,10 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
+import SesameStorageConformance
 import SesameWebAuthn
 import Testing
 

@@ -1,7 +1,9 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
+import SesameStorageConformance
 import Testing
 
 @Suite("Device-key login: POST /oauth/token, JWT-bearer grant")

@@ -3,8 +3,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import JWTKit
+import NIOFoundationEssentialsCompat
 import SesameAPI
 import SesameCore
+import SesameStorageConformance
 import SesameWebAuthn
 import Testing
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
+import SesameStorageConformance
 import Testing
 
 @Suite("POST /passwordless/start")

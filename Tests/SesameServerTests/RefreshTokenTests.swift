@@ -1,8 +1,10 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import SesameAPI
 import SesameCore
+import SesameStorageConformance
 import Testing
 
 @Suite("Refresh tokens and revocation")

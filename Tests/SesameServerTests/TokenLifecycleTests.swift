@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
+import SesameStorageConformance
 import SesameWebAuthn
 import Testing
 

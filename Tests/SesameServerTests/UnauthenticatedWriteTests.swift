@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
+import SesameStorageConformance
 import Testing
 
 /// Attacks through the endpoints anyone may call: learning which accounts exist, signing up

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import SesameWebAuthn
+public import SesameWebAuthn
 
 /// A valid assertion from ``SoftwareAuthenticator``; tests change one field and build.
 public struct AuthenticationFixture {

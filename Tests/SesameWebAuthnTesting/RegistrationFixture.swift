@@ -1,6 +1,6 @@
-import Crypto
+public import Crypto
 import Foundation
-import SesameWebAuthn
+public import SesameWebAuthn
 
 /// A valid registration from ``SoftwareAuthenticator``; tests change one field and build.
 public struct RegistrationFixture {

@@ -1,7 +1,7 @@
-import Crypto
+public import Crypto
 import Foundation
 import SesameWebAuthn
-import _CryptoExtras
+public import _CryptoExtras
 
 /// A software authenticator that makes real ES256, EdDSA and RS256 credentials for tests.
 public struct SoftwareAuthenticator {

@@ -1,7 +1,8 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import SesameAPI
 import SesameCore
+import SesameStorageSQL
 
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SesameCore
+import SesameStorageSQL
 
 struct ConnectionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Foundation
 import SesameAPI
 import SesameCore
 import SesameServer
+import SesameStorageSQL
 
 /// `sesame admin devices`: device credentials (device-key login public keys).
 struct DevicesCommand: AsyncParsableCommand {

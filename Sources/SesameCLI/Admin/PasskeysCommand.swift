@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameCore
+import SesameStorageSQL
 
 /// `sesame admin passkeys`: see, disable and delete users' passkeys.
 struct PasskeysCommand: AsyncParsableCommand {

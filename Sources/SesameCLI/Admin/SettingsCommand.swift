@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameServer
+import SesameStorageSQL
 
 /// `sesame admin settings`: configuration stored in the database, which every instance reads
 /// at start, so instances need nothing but the database URL.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameCore
+import SesameStorageSQL
 
 /// `sesame admin tokens`: management tokens for the `/api/v2` endpoints (device credentials).
 ///

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SesameAPI
 import SesameCore
+import SesameStorageSQL
 
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

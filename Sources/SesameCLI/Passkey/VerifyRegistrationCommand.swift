@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameWebAuthn
+import SwiftASN1
 import X509
 
 /// `sesame passkey verify-registration`: runs §7.1 over a `navigator.credentials.create()` response.

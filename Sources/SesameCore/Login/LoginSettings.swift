@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Domain settings that do not belong to one connection: the issuer, token lifetimes and the
 /// `/passwordless/start` limits. Built once at start from configuration.

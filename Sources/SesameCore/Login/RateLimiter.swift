@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Applies fixed-window limits whose counters live in the database, so every instance
 /// sees the same counts.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Management tokens for `/api/v2`, for operators and back ends.
 ///

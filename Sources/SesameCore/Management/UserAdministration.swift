@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+public import Logging
 
 /// What an operator does to users (`sesame admin users …`, and later an HTTP management
 /// API): look them up, block, unblock and delete them. Each change is one storage

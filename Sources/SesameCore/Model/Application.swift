@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The kind of an application, which decides whether it can keep a secret.
 public enum ApplicationType: String, Sendable, Codable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a challenge's secret looks like to the user.
 public enum ChallengeKind: String, Sendable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The signature algorithm a device key is pinned to. The algorithm follows from the key's
 /// type, never from the token: an ES256 key verifies ES256 and nothing else (RFC 8725 §3.1).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An issued authorization code (the one a magic-link redirect carries), stored by HMAC.
 public struct AuthorizationCode: Sendable, Codable, Equatable {

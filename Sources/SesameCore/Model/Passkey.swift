@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A registered passkey: the public key a user's authenticator made for this relying party.
 public struct PasskeyCredential: Sendable, Codable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A message the console outbox holds for operators and tests (`sesame outbox`).
 public struct OutboxMessage: Sendable, Codable, Equatable {

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 extension User {
     /// A new user of a passwordless connection with Auth0's default profile: the address as

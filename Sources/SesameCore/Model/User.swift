@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A person who has signed in at least once. Created by the first successful login on a
 /// connection; identified on the wire by ``userID`` (`email|<id>` / `sms|<id>`, as Auth0).

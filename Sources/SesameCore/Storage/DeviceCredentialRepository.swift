@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Device public keys (Auth0 `public_key` device credentials).
 public protocol DeviceCredentialRepository: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Passkeys and the ceremonies that create and use them. Consuming a session and moving a
 /// sign counter are the single-use gates and must be atomic across instances.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Users, looked up by id or by (connection, identifier).
 public protocol UserRepository: Sendable {

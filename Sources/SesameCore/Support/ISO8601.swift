@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// ISO 8601 with milliseconds, the timestamp format of Auth0 profiles.
 public enum ISO8601 {

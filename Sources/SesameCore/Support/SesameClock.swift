@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The source of the current time for every domain decision (expiry, rate-limit windows,
 /// token lifetimes). Injected so tests can move time without sleeping.

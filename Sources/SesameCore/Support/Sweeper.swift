@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// Removes expired rows (challenges, passkey sessions, authorization codes, device assertion
 /// ids and nonces, old refresh tokens, spent rate-limit windows, old console outbox messages),

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import Synchronization
 
 /// The signing keys every instance shares, reloaded from storage now and then so that a

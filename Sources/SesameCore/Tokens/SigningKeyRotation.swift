@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Rotation of the signing keys all instances share.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Mints the tokens every login ends with: the RS256 id_token, the access token (opaque, or
 /// a JWT for a registered API audience) and, with `offline_access`, a refresh token.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension TokenService {
     /// `GET /userinfo`: the profile claims the access token's scope releases.

@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
-import Foundation
-import JWTKit
+public import Foundation
+public import JWTKit
 import SesameWebAuthn
 
 /// Signs and verifies RS256 JWTs with the server's signing keys and publishes them as a JWKS.

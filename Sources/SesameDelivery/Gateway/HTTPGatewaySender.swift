@@ -1,7 +1,8 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import Foundation
 import NIOCore
-import SesameCore
+import NIOHTTP1
+public import SesameCore
 
 /// Sends text messages through a custom HTTP gateway, the way Auth0's legacy
 /// "SMS gateway" option does: `POST {"recipient", "body", "sender"}` as JSON, with an

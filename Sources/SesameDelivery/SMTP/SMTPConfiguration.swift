@@ -1,4 +1,4 @@
-import NIOSSL
+public import NIOSSL
 
 /// Where and how ``SMTPSender`` hands email to a mail server.
 ///

@@ -1,8 +1,8 @@
 import Foundation
-import NIOCore
-import NIOPosix
+public import NIOCore
+public import NIOPosix
 import NIOSSL
-import SesameCore
+public import SesameCore
 
 /// Sends email through an SMTP server, one connection per message.
 ///

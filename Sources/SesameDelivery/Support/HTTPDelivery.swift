@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import SesameCore
 
 /// What the HTTP senders share: running one request within a deadline and reading the body.

@@ -1,7 +1,8 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import Foundation
 import NIOCore
-import SesameCore
+import NIOHTTP1
+public import SesameCore
 
 /// Sends text messages through Twilio's Messages API.
 ///

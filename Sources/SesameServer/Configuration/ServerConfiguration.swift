@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import SesameCore
+public import SesameCore
 
 /// Everything `sesame serve` reads at start. Sources, highest first: command-line flags,
 /// `SESAME_*` environment variables, the JSON config file (`--config`, `SESAME_CONFIG`, or

@@ -7,7 +7,9 @@ import SesameCore
 /// number with a one-time code, or signs in with a passkey, then returns to the application
 /// with a code.
 struct AuthorizeController {
-    let sesame: Sesame
+    let redirectLogin: RedirectLogin
+    let passwordless: PasswordlessLogin
+    let passkeys: PasskeyLogin
     let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
@@ -25,15 +27,15 @@ struct AuthorizeController {
         let form = AuthorizeForm(values)
         let application: SesameCore.Application
         do {
-            application = try await form.check(sesame)
+            application = try await form.check(redirectLogin)
         } catch let error as SesameError {
             return Responses.html(Pages.error(error.message), status: .badRequest)
         }
         do {
-            try sesame.redirectLogin.checkParameters(form.parameters)
+            try redirectLogin.checkParameters(form.parameters)
         } catch let error as SesameError {
             return Responses.redirect(
-                sesame.redirectLogin.errorRedirect(error, redirectURI: form.redirectURI ?? "", state: form.parameters.state))
+                redirectLogin.errorRedirect(error, redirectURI: form.redirectURI ?? "", state: form.parameters.state))
         }
         return Self.identifierPage(application, form, error: nil)
     }
@@ -49,7 +51,7 @@ struct AuthorizeController {
 
     @Sendable func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(sesame)
+        let application = try await form.check(redirectLogin)
         let appName = application.name
         let username = form.values["username"] ?? ""
         let isPhone = username.hasPrefix("+")
@@ -59,7 +61,7 @@ struct AuthorizeController {
             ip: context.clientIP(request, proxies: proxies))
         start.hostedApplication = application
         do {
-            _ = try await sesame.passwordless.start(start)
+            _ = try await passwordless.start(start)
         } catch let error as SesameError where error.kind == .badRequest || error.kind == .tooManyRequests {
             return Self.identifierPage(
                 application, form, error: error.message, status: error.kind == .tooManyRequests ? .tooManyRequests : .badRequest)
@@ -71,14 +73,14 @@ struct AuthorizeController {
 
     @Sendable func verify(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = AuthorizeForm(try await Self.formValues(request, context))
-        let appName = try await form.check(sesame).name
+        let appName = try await form.check(redirectLogin).name
         let credentials = PasswordlessCredentials(
             connection: form.values["connection"], username: form.values["username"], code: form.values["otp"])
         let confirmation = MagicLinkConfirmation(
             clientID: form.clientID, credentials: credentials, redirectURI: form.redirectURI, parameters: form.parameters,
             ip: context.clientIP(request, proxies: proxies))
         do {
-            return Responses.redirect(try await sesame.redirectLogin.complete(confirmation, method: .hostedOTP))
+            return Responses.redirect(try await redirectLogin.complete(confirmation, method: .hostedOTP))
         } catch let error as SesameError where [.invalidGrant, .invalidRequest].contains(error.code) {
             var fields = form.hiddenFields
             fields += [("username", form.values["username"] ?? ""), ("connection", form.values["connection"] ?? "")]
@@ -93,10 +95,10 @@ struct AuthorizeController {
     /// a code; otherwise the address form again, saying why.
     @Sendable func passkey(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(sesame)
+        let application = try await form.check(redirectLogin)
         do {
             return Responses.redirect(
-                try await sesame.redirectLogin.completeWithPasskey(
+                try await redirectLogin.completeWithPasskey(
                     clientID: form.clientID, redirectURI: form.redirectURI, parameters: form.parameters,
                     authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
                     ip: context.clientIP(request, proxies: proxies)))
@@ -109,9 +111,9 @@ struct AuthorizeController {
     /// as for codes, so a confidential application's page needs no client secret.
     @Sendable func passkeyChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(sesame)
+        let application = try await form.check(redirectLogin)
         guard application.allows(GrantType.webauthn) else { throw SesameError.grantNotAllowed(GrantType.webauthn) }
-        let challenge = try await sesame.passkeys.startAuthentication(
+        let challenge = try await passkeys.startAuthentication(
             application: application, realm: nil, ip: context.clientIP(request, proxies: proxies))
         return try Responses.json(challenge, noStore: true)
     }
@@ -155,7 +157,7 @@ struct AuthorizeForm {
     }
 
     /// The application, after checking that the callback is one it allows.
-    func check(_ sesame: Sesame) async throws -> SesameCore.Application {
-        try await sesame.redirectLogin.target(clientID: clientID, redirectURI: redirectURI).0
+    func check(_ redirectLogin: RedirectLogin) async throws -> SesameCore.Application {
+        try await redirectLogin.target(clientID: clientID, redirectURI: redirectURI).0
     }
 }

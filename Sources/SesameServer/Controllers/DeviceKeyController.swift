@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import SesameAPI
-import SesameCore
+public import SesameAPI
+public import SesameCore
 
 /// Device credentials in Auth0's Management API shape, and the device-key nonce challenge.
 ///

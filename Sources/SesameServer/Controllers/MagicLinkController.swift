@@ -3,7 +3,7 @@ import SesameCore
 
 /// Magic links: the confirm page (GET), the consuming POST, and native-app link pages.
 struct MagicLinkController {
-    let sesame: Sesame
+    let redirectLogin: RedirectLogin
     let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
@@ -18,7 +18,7 @@ struct MagicLinkController {
         let query = request.uri.queryParameters
         let fields = Self.fields.compactMap { name in query.get(name).map { (name, $0) } }
         do {
-            let (application, _) = try await sesame.redirectLogin.target(
+            let (application, _) = try await redirectLogin.target(
                 clientID: query.get("client_id"), redirectURI: query.get("redirect_uri"))
             return Responses.html(Pages.confirmMagicLink(appName: application.name, fields: fields))
         } catch let error as SesameError {
@@ -40,7 +40,7 @@ struct MagicLinkController {
             clientID: try body.string("client_id"), credentials: credentials, redirectURI: try body.string("redirect_uri"),
             parameters: parameters, ip: context.clientIP(request, proxies: proxies))
         do {
-            return Responses.redirect(try await sesame.redirectLogin.confirm(confirmation))
+            return Responses.redirect(try await redirectLogin.confirm(confirmation))
         } catch let error as SesameError where error.kind == .badRequest {
             return Responses.html(Pages.error(error.message), status: .badRequest)
         }

@@ -1,9 +1,13 @@
+import Foundation
 import Hummingbird
 import SesameCore
 
 /// OpenID Connect discovery, the JWKS, `/userinfo` and `/health`.
 struct OIDCController {
-    let sesame: Sesame
+    let settings: LoginSettings
+    let keys: KeyRing
+    let tokens: TokenService
+    let health: any StorageHealth
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/.well-known/openid-configuration", use: discovery)
@@ -14,21 +18,21 @@ struct OIDCController {
     }
 
     @Sendable func discovery(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try Responses.json(DiscoveryDocument(issuer: sesame.settings.issuer))
+        try Responses.json(DiscoveryDocument(issuer: settings.issuer))
     }
 
     @Sendable func jwks(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await Responses.json(sesame.keys.signer().jwks)
+        try await Responses.json(keys.signer().jwks)
     }
 
     @Sendable func userInfo(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try Responses.json(try await sesame.tokens.userInfo(accessToken: request.bearerToken))
+        try Responses.json(try await tokens.userInfo(accessToken: request.bearerToken))
     }
 
     /// Ready when the database answers (a 503 within `database_timeout` when it does not), so
     /// a load balancer or an orchestrator's readiness probe takes the instance out meanwhile.
     @Sendable func health(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.storage.ping()
+        try await health.ping()
         return try Responses.json(["status": "ok"])
     }
 }

@@ -4,7 +4,7 @@ import SesameCore
 
 /// `/passwordless/start` and `/passwordless/verify`.
 struct PasswordlessController {
-    let sesame: Sesame
+    let passwordless: PasswordlessLogin
     let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
@@ -17,7 +17,7 @@ struct PasswordlessController {
         let authParams = try body.stringObject(
             "authParams",
             error: SesameError(.badRequest, "bad.authParams", "error in authParams - invalid type: string (expected object)"))
-        let result = try await sesame.passwordless.start(
+        let result = try await passwordless.start(
             PasswordlessStartRequest(
                 clientID: try body.string("client_id"), clientSecret: try body.string("client_secret"),
                 connection: try body.string("connection"), email: try body.string("email"),
@@ -41,7 +41,7 @@ struct PasswordlessController {
         let code = try body.string("password") ?? body.string("verification_code")
         let credentials = PasswordlessCredentials(connection: try body.string("connection"), username: username, code: code)
         let clientID = try body.string("client_id")
-        try await LegacyErrors.translate { try await sesame.passwordless.verify(credentials, clientID: clientID) }
+        try await LegacyErrors.translate { try await passwordless.verify(credentials, clientID: clientID) }
         return try Responses.json(["verified": true])
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import SesameCore
+public import SesameCore
 
 /// Which peers may tell Sesame the client's address in `X-Forwarded-For` or `Forwarded`
 /// (RFC 7239), and how the client is found in them.

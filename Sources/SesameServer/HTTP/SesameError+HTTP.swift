@@ -1,7 +1,7 @@
-import HTTPTypes
-import Hummingbird
+public import HTTPTypes
+public import Hummingbird
 import SesameAPI
-import SesameCore
+public import SesameCore
 
 /// A ``SesameError`` renders itself: Auth0's `{error, error_description}` body, its status,
 /// rate-limit headers on a 429 and, for bearer-token failures, `WWW-Authenticate`.

@@ -1,5 +1,5 @@
-import Hummingbird
-import NIOCore
+public import Hummingbird
+public import NIOCore
 
 /// The per-request context: Hummingbird's core plus the client's socket address.
 public struct SesameRequestContext: RequestContext, RemoteAddressRequestContext {

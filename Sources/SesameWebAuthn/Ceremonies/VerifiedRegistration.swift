@@ -1,5 +1,5 @@
-import Foundation
-import X509
+public import Foundation
+public import X509
 
 /// The result of a successful registration: what to store in the credential record (§7.1 step 27).
 public struct VerifiedRegistration: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension WebAuthnRelyingParty {
     /// Verifies a registration ceremony (§7.1), including the attestation statement and,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A `PublicKeyCredential` in the JSON shape of `toJSON()` (§5.1.8, §5.1.9): the members both
 /// ceremonies share, around the ceremony's own `response`.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SesameCore
+import SesameStorageConformance
 import SesameWebAuthn
 import Testing
 

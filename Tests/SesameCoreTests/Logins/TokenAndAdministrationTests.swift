@@ -1,5 +1,6 @@
 import Foundation
 import SesameCore
+import SesameStorageConformance
 import Testing
 
 /// Refresh rotation and operator actions through the Core services alone.

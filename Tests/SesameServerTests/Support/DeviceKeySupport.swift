@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
+import SesameStorageConformance
 import SesameWebAuthn
 
 /// A device's key pair, as an app would hold it: signs assertions and exports its public key.

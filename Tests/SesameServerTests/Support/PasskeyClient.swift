@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import SesameAPI
 import SesameCore
 import SesameWebAuthn

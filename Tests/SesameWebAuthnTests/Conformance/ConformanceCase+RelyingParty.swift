@@ -1,5 +1,6 @@
 import Foundation
 import SesameWebAuthn
+import SwiftASN1
 import X509
 
 extension ConformanceCase {

@@ -1,5 +1,6 @@
 import Foundation
 import SesameWebAuthn
+import SwiftASN1
 import X509
 
 /// Builds the WebAuthn relying party for a ceremony from the settings and the applications

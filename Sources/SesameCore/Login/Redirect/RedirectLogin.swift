@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A magic-link confirmation (`POST /passwordless/verify_redirect`), already decoded.
 public struct MagicLinkConfirmation: Sendable {

@@ -1,3 +1,5 @@
+import X509
+
 /// §8.4 `android-key`: `{alg, sig, x5c}` with the Android key attestation extension on the leaf.
 enum AndroidKeyAttestation: AttestationVerifier {
     static func verify(_ input: AttestationInput) throws(WebAuthnError) -> AttestationOutcome {

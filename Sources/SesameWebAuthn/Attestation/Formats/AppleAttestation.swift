@@ -1,5 +1,6 @@
 import Crypto
 import SwiftASN1
+import X509
 
 /// §8.8 `apple` anonymous attestation: `{x5c}`; the leaf carries the nonce and the credential key.
 enum AppleAttestation: AttestationVerifier {
