@@ -46,6 +46,22 @@ struct DeploymentHardeningTests {
         try await runtime.shutdown()
     }
 
+    /// An existing data directory left open (created by hand, or by an older version) is not
+    /// changed behind the operator's back, but the start says so.
+    @Test("readable secrets: a data directory open to other users is reported at start")
+    func openDataDirectoryWarned() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: NSNumber(value: Int16(0o755))])
+        let lines = CapturedLog()
+        let logger = Logger(label: "test") { _ in lines }
+        let runtime = try await SesameRuntime.start(ServerConfiguration(port: 1, dataDirectory: directory), logger: logger)
+        try await runtime.shutdown()
+        #expect(lines.messages.contains { $0.contains(directory) && $0.contains("mode 755") && $0.contains("chmod 700") })
+        #expect(Self.mode(directory) == 0o755, "left as the operator made it")
+    }
+
     /// Attack: an operator configured SMTP for production but not SMS; SMS codes fell back to
     /// the console outbox and landed in a log that many people (and a log service) can read.
     @Test("codes in logs: without a provider, a server beyond loopback refuses to send instead of logging")
@@ -100,5 +116,24 @@ struct DeploymentHardeningTests {
             #expect(response.status == .badRequest)
             #expect(response.headers[.location] == nil)
         }
+    }
+}
+
+/// A log handler that keeps warnings and above, for checking what a start reports.
+final class CapturedLog: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .warning
+
+    var messages: [String] { lock.withLock { stored } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lock.withLock { stored.append(event.message.description) }
     }
 }

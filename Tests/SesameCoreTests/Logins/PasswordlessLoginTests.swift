@@ -22,6 +22,22 @@ struct PasswordlessLoginTests {
         }
     }
 
+    @Test("an SMS code login verifies the phone number")
+    func smsLogin() async throws {
+        try await CoreWorld.run { world in
+            _ = try await world.sesame.passwordless.start(
+                PasswordlessStartRequest(
+                    clientID: world.application.clientID, clientSecret: nil, connection: "sms", email: nil,
+                    phoneNumber: "+14155550123", send: "code", ip: "198.51.100.7"))
+            let code = try #require(world.sender.sent(to: "+14155550123").last?.code)
+            let tokens = try await world.sesame.passwordless.finish(
+                PasswordlessCredentials(connection: "sms", username: "+14155550123", code: code),
+                request: world.request("openid phone"), ip: nil)
+            let profile = try await world.sesame.tokens.userInfo(accessToken: tokens.accessToken)
+            #expect(profile.phoneNumber == "+14155550123" && profile.phoneNumberVerified == true)
+        }
+    }
+
     @Test("seeded randomness: the same seed gives the same code, so tests need not hedge")
     func seededCodes() async throws {
         var codes: [String] = []
