@@ -44,3 +44,25 @@ struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// An operator's change through a Core administration service: users or credentials.
+protocol AdministrationService: Sendable {
+    init(storage: any SesameStorage, clock: any SesameClock, logger: Logger)
+}
+
+extension UserAdministration: AdministrationService {}
+extension CredentialAdministration: AdministrationService {}
+
+/// Runs `body` with a Core administration service over the configured storage; a refusal
+/// (an unknown id, say) becomes a message and exit status 1, not a stack trace.
+func administer<Service: AdministrationService, T: Sendable>(
+    _ storage: StorageOptions, with service: Service.Type, _ body: @escaping @Sendable (Service) async throws -> T
+) async throws -> T {
+    do {
+        return try await withStorage(storage) { store in
+            try await body(Service(storage: store, clock: SystemClock(), logger: .command))
+        }
+    } catch let error as SesameError {
+        throw CommandFailure(error.message)
+    }
+}

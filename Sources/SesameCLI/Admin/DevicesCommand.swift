@@ -38,7 +38,7 @@ struct DevicesCommand: AsyncParsableCommand {
         @Argument(help: "The credential id (dcr_…).") var id: String
 
         func run() async throws {
-            try await withStorage(storage) { try await $0.deleteDeviceCredential(id: id) }
+            try await administer(storage, with: CredentialAdministration.self) { try await $0.deleteDeviceCredential(id) }
             print("deleted \(id)")
         }
     }

@@ -45,7 +45,7 @@ struct PasskeysCommand: AsyncParsableCommand {
 
     /// `disable` and `enable` differ only in the flag they store.
     static func setDisabled(_ disabled: Bool, id: String, storage: StorageOptions) async throws {
-        _ = try await withStorage(storage) { try await $0.updatePasskey(id: id) { $0.disabled = disabled } }
+        _ = try await administer(storage, with: CredentialAdministration.self) { try await $0.setPasskeyDisabled(id, disabled) }
         print("\(disabled ? "disabled" : "enabled") \(id)")
     }
 
@@ -55,7 +55,7 @@ struct PasskeysCommand: AsyncParsableCommand {
         @Argument(help: "The credential id.") var id: String
 
         func run() async throws {
-            try await withStorage(storage) { try await $0.deletePasskey(id: id) }
+            try await administer(storage, with: CredentialAdministration.self) { try await $0.deletePasskey(id) }
             print("deleted \(id)")
         }
     }

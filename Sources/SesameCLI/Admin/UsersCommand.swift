@@ -40,7 +40,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument var userID: String
 
         func run() async throws {
-            _ = try await administer(storage) { try await $0.block(userID) }
+            _ = try await administer(storage, with: UserAdministration.self) { try await $0.block(userID) }
             print("blocked \(userID)")
         }
     }
@@ -51,7 +51,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument var userID: String
 
         func run() async throws {
-            _ = try await administer(storage) { try await $0.unblock(userID) }
+            _ = try await administer(storage, with: UserAdministration.self) { try await $0.unblock(userID) }
             print("unblocked \(userID)")
         }
     }
@@ -62,26 +62,14 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument var userID: String
 
         func run() async throws {
-            try await administer(storage) { try await $0.delete(userID) }
+            try await administer(storage, with: UserAdministration.self) { try await $0.delete(userID) }
             print("deleted \(userID)")
         }
     }
 }
 
 private func findUser(_ userID: String, _ storage: StorageOptions) async throws -> User {
-    try await administer(storage) { try await $0.user(userID) }
-}
-
-/// Runs `body` with the Core service for user administration; a refusal becomes a message
-/// and exit status 1.
-private func administer<T: Sendable>(
-    _ storage: StorageOptions, _ body: @escaping @Sendable (UserAdministration) async throws -> T
-) async throws -> T {
-    do {
-        return try await withStorage(storage) { store in try await body(UserAdministration(storage: store)) }
-    } catch let error as SesameError {
-        throw CommandFailure(error.message)
-    }
+    try await administer(storage, with: UserAdministration.self) { try await $0.user(userID) }
 }
 
 extension UserProfileBody {

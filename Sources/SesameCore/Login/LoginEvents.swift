@@ -28,6 +28,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case passkeyRegistered = "passkey_registered"
     case passkeyFailed = "passkey_failed"
     case passkeyDeleted = "passkey_deleted"
+    case passkeyDisabled = "passkey_disabled"
+    case passkeyEnabled = "passkey_enabled"
     case deviceCredentialRegistered = "device_credential_registered"
     case deviceCredentialDeleted = "device_credential_deleted"
     case deviceKeyRefused = "device_key_refused"

@@ -81,6 +81,35 @@ struct PasskeyAndDeviceKeyLoginTests {
         }
     }
 
+    @Test("an operator deletes a device credential: its key stops signing in, and the change is audited")
+    func operatorDeletesDeviceKey() async throws {
+        try await CoreWorld.run { world in
+            _ = try await world.signIn("ana@example.com")
+            let user = try #require(try await world.sesame.storage.listUsers(limit: 1, offset: 0).first)
+            let key = P256.Signing.PrivateKey()
+            let credential = try await world.sesame.deviceKeys.credentials.register(
+                DeviceCredentialRegistration(
+                    deviceName: "phone", type: "public_key", value: .text(key.publicKey.pemRepresentation),
+                    deviceID: "1F2E3D4C", clientID: world.application.clientID, userID: user.userID),
+                by: .admin(tokenID: "operator"))
+            let admin = CredentialAdministration(storage: world.sesame.storage, clock: world.clock)
+            try await admin.deleteDeviceCredential(credential.id)
+            let now = world.clock.now().epochSeconds
+            let jwt = try Self.jwt(
+                key, kid: credential.id,
+                claims: ["sub": user.userID, "aud": CoreWorld.issuer, "iat": now, "exp": now + 30, "jti": "j2"])
+            await #expect(throws: SesameError.self) {
+                _ = try await world.sesame.deviceKeys.login.finish(.bearer(assertion: jwt), request: world.request(), ip: nil)
+            }
+            let events = try await world.sesame.storage.recentAuditEvents(limit: 20)
+            #expect(events.contains { $0.type == AuditEventType.deviceCredentialDeleted.rawValue && $0.userID == user.userID })
+            await #expect { try await admin.deletePasskey("no-such-passkey") } throws: { ($0 as? SesameError)?.kind == .notFound }
+            await #expect { try await admin.setPasskeyDisabled("no-such-passkey", true) } throws: {
+                ($0 as? SesameError)?.kind == .notFound
+            }
+        }
+    }
+
     static func jwt(_ key: P256.Signing.PrivateKey, kid: String, claims: [String: Any]) throws -> String {
         func part(_ object: [String: Any]) throws -> String {
             SesameWebAuthn.Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
