@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "sesame-fuzz", targets: ["sesame-fuzz"]),
         .library(name: "SesameCore", targets: ["SesameCore"]),
         .library(name: "SesameAPI", targets: ["SesameAPI"]),
+        .library(name: "SesameClient", targets: ["SesameClient"]),
         .library(name: "SesameWebAuthn", targets: ["SesameWebAuthn"]),
         .library(name: "SesameDelivery", targets: ["SesameDelivery"]),
         .library(name: "SesameStorageSQL", targets: ["SesameStorageSQL"]),
@@ -47,6 +48,7 @@ let package = Package(
         .target(
             name: "SesameWebAuthn",
             dependencies: [
+                "SesameAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -58,7 +60,7 @@ let package = Package(
         .target(
             name: "SesameCore",
             dependencies: [
-                "SesameWebAuthn",
+                "SesameWebAuthn", "SesameAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -92,7 +94,7 @@ let package = Package(
         .target(
             name: "SesameDelivery",
             dependencies: [
-                "SesameCore", "SesameWebAuthn",
+                "SesameCore", "SesameAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -103,6 +105,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "SesameAPI", exclude: ["README.md"], swiftSettings: swiftSettings),
+        // The app side: depends on the wire types and swift-crypto only, nothing server-side.
+        .target(
+            name: "SesameClient",
+            dependencies: [
+                "SesameAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SesameServer",
             dependencies: [
@@ -169,9 +182,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "SesameClientTests",
+            dependencies: ["SesameClient", "SesameAPI", "SesameServer", "SesameCore", "SesameStorageSQL"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "SesameCoreTests",
             dependencies: [
-                "SesameCore", "SesameStorageSQL", "SesameStorageConformance", "SesameWebAuthn", "SesameWebAuthnTesting",
+                "SesameCore", "SesameAPI", "SesameStorageSQL", "SesameStorageConformance", "SesameWebAuthn",
+                "SesameWebAuthnTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -195,7 +214,7 @@ let package = Package(
         .testTarget(
             name: "SesameDeliveryTests",
             dependencies: [
-                "SesameDelivery", "SesameCore", "SesameWebAuthn",
+                "SesameDelivery", "SesameCore", "SesameAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

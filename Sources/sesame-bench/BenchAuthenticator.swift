@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameAPI
 import SesameWebAuthn
 
 /// A software ES256 authenticator that makes real assertions for the passkey benchmark:

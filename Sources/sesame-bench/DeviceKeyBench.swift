@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
+import SesameAPI
 import SesameCore
 import SesameWebAuthn
 

@@ -1,4 +1,5 @@
 import Foundation
+import SesameAPI
 import SesameWebAuthn
 
 /// Runs `sesame passkey …` with a credential on standard input, off the cooperative thread pool

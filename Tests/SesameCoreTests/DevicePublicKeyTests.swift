@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import SesameAPI
 import SesameCore
 import SesameWebAuthn
 import Testing

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import SesameCore
-import SesameWebAuthn
 import Testing
 
 @testable import SesameDelivery

@@ -101,7 +101,7 @@ struct AccountTakeoverTests {
         try await Harness.run { h in
             let device = PasskeyClient(h)
             _ = try await device.signUp(email: "ana@example.com")
-            let id = SesameWebAuthn.Base64URL.encode(device.credentialID)
+            let id = SesameAPI.Base64URL.encode(device.credentialID)
             let narrow = try await h.login(email: "ana@example.com", scope: "openid")
             let listed = try await h.get("/me/passkeys", headers: Harness.bearer(narrow.accessToken))
             #expect(listed.status == .forbidden && listed.error?.error == "insufficient_scope")

@@ -40,7 +40,7 @@ struct PasskeyAccountTests {
             _ = try await ana.signUp(email: "ana@example.com")
             let bob = try await h.accountLogin(email: "bob@example.com")
             let auth: HTTPFields = [.authorization: "Bearer \(bob.accessToken)"]
-            let id = SesameWebAuthn.Base64URL.encode(ana.credentialID)
+            let id = SesameAPI.Base64URL.encode(ana.credentialID)
             let list = try await h.get("/me/passkeys", headers: auth)
             #expect(list.status == .ok && list.text == "[]")
             let deleted = try await h.client.execute(uri: "/me/passkeys/\(id)", method: .delete, headers: auth)
@@ -99,7 +99,7 @@ struct PasskeyAccountTests {
                 $0.iosBundleIDs = ["com.example.ios"]
             }
             var device = PasskeyClient(h)
-            device.origin = "android:apk-key-hash:" + SesameWebAuthn.Base64URL.encode(Array(0..<32))
+            device.origin = "android:apk-key-hash:" + SesameAPI.Base64URL.encode(Array(0..<32))
             #expect(try await device.signUp(email: "ana@example.com").idToken != nil)
             let links = try await h.get("/.well-known/assetlinks.json")
             #expect(links.text.contains(#""package_name":"com.example.app""#) && links.text.contains(fingerprint))

@@ -21,8 +21,8 @@ struct PasskeyTests {
             #expect((options["rp"] as? [String: String])?["id"] == "login.example.com")
             let user = try #require(options["user"] as? [String: String])
             #expect(user["name"] == "ana@example.com" && user["displayName"] == "Ana Lima")
-            #expect(SesameWebAuthn.Base64URL.decode(user["id"] ?? "") != nil)
-            #expect(SesameWebAuthn.Base64URL.decode(options["challenge"] as? String ?? "")?.count == 32)
+            #expect(SesameAPI.Base64URL.decode(user["id"] ?? "") != nil)
+            #expect(SesameAPI.Base64URL.decode(options["challenge"] as? String ?? "")?.count == 32)
             let algorithms = (options["pubKeyCredParams"] as? [[String: Any]])?.compactMap { $0["alg"] as? Int }
             #expect(algorithms == [-8, -7, -257])
             #expect((options["authenticatorSelection"] as? [String: Any])?["residentKey"] as? String == "required")
@@ -165,7 +165,7 @@ struct PasskeyTests {
         try await Harness.run { h in
             let device = PasskeyClient(h)
             _ = try await device.signUp(email: "ana@example.com")
-            let id = SesameWebAuthn.Base64URL.encode(device.credentialID)
+            let id = SesameAPI.Base64URL.encode(device.credentialID)
             _ = try await h.sesame.storage.updatePasskey(id: id) { $0.disabled = true }
             #expect(try await device.signIn().status == .forbidden)
             _ = try await h.sesame.storage.updatePasskey(id: id) { $0.disabled = false }
@@ -224,7 +224,7 @@ struct PasskeyTests {
 
     static func claims(_ jwt: String?) throws -> [String: Any] {
         let parts = (jwt ?? "").split(separator: ".")
-        guard parts.count == 3, let payload = SesameWebAuthn.Base64URL.decode(String(parts[1])) else {
+        guard parts.count == 3, let payload = SesameAPI.Base64URL.decode(String(parts[1])) else {
             throw HarnessError("not a JWT")
         }
         return try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] ?? [:]

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameAPI
 public import SesameWebAuthn
 
 /// A valid assertion from ``SoftwareAuthenticator``; tests change one field and build.

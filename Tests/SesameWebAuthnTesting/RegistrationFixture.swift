@@ -1,5 +1,6 @@
 public import Crypto
 import Foundation
+import SesameAPI
 public import SesameWebAuthn
 
 /// A valid registration from ``SoftwareAuthenticator``; tests change one field and build.

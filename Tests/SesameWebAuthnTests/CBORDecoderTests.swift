@@ -1,3 +1,4 @@
+import SesameAPI
 import SesameWebAuthn
 import SesameWebAuthnTesting
 import Testing

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameAPI
 import SesameWebAuthn
 import SesameWebAuthnTesting
 import SwiftASN1

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameAPI
 import SesameWebAuthn
 
 /// The options both ceremonies share: what the server put in the request options and how it

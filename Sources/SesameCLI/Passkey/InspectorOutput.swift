@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SesameAPI
 import SesameWebAuthn
 
 /// What `sesame passkey verify-*` reads and prints. The success object uses the member names and

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SesameAPI
 import SesameWebAuthn
 
 /// `sesame passkey verify-authentication`: runs §7.2 over a `navigator.credentials.get()` response.

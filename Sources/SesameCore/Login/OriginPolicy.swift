@@ -1,5 +1,5 @@
 import Foundation
-import SesameWebAuthn
+import SesameAPI
 
 /// Which web origins may use Sesame from a browser, decided in one place: CORS answers the
 /// origins applications list as allowed web origins, and passkey ceremonies accept those plus

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import SesameWebAuthn
+import SesameAPI
 
 /// Where secrets come from. Production uses the operating system's CSPRNG; tests may inject
 /// a seeded source to make generated identifiers repeatable.

@@ -1,5 +1,5 @@
 import Foundation
-import SesameWebAuthn
+import SesameAPI
 
 /// The default access token: opaque to clients, self-contained for the server. Its payload
 /// is authenticated with the HMAC key instead of RSA, so a login costs one RSA signature

@@ -1,4 +1,5 @@
 public import Foundation
+import SesameAPI
 
 /// Mints the tokens every login ends with: the RS256 id_token, the access token (opaque, or
 /// a JWT for a registered API audience) and, with `offline_access`, a refresh token.

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import SesameWebAuthn
+import SesameAPI
 
 extension TokenService {
     /// Stores a single-use authorization code for a completed browser login.

@@ -1,4 +1,5 @@
 public import Foundation
+public import SesameAPI
 
 extension TokenService {
     /// `GET /userinfo`: the profile claims the access token's scope releases.

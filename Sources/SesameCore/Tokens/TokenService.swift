@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import SesameWebAuthn
+import SesameAPI
 
 /// The grants that continue a login: refresh-token rotation, the authorization-code
 /// exchange (with PKCE), revocation and `/userinfo`.

@@ -2,7 +2,7 @@ import Crypto
 import CryptoExtras
 public import Foundation
 public import JWTKit
-import SesameWebAuthn
+import SesameAPI
 
 /// Signs and verifies RS256 JWTs with the server's signing keys and publishes them as a JWKS.
 ///

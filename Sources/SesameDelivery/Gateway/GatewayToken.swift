@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import SesameCore
-import SesameWebAuthn
 
 /// The HS256 JWT that authenticates Sesame to an SMS gateway, built directly on
 /// swift-crypto's HMAC: it is three base64url segments, no library needed.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameAPI
 
 /// The clientDataJSON checks shared by both ceremonies (§7.1 steps 5-10, §7.2 steps 10-15).
 struct ClientDataChecks {

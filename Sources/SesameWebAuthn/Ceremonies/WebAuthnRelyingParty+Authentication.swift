@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameAPI
 
 extension WebAuthnRelyingParty {
     /// Verifies an authentication ceremony (§7.2).

@@ -1,4 +1,5 @@
 import Foundation
+import SesameAPI
 
 // Codable helpers: binary members travel as base64url strings (padding and the standard
 // alphabet are tolerated on input, output is canonical unpadded base64url).

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameAPI
 import SesameCore
 import SesameStorageConformance
 import SesameWebAuthn
@@ -20,7 +21,7 @@ struct PasskeyAndDeviceKeyLoginTests {
 
     /// The challenge bytes a ceremony's options carry.
     static func challengeBytes(_ challenge: PasskeyChallenge) throws -> [UInt8] {
-        try #require(SesameWebAuthn.Base64URL.decode(try options(challenge)["challenge"] as? String ?? ""))
+        try #require(SesameAPI.Base64URL.decode(try options(challenge)["challenge"] as? String ?? ""))
     }
 
     @Test("passkey signup then login: one unverified user, no refresh token until the address is proven")
@@ -48,7 +49,7 @@ struct PasskeyAndDeviceKeyLoginTests {
             assertion.rpIDForHash = Self.rpID
             assertion.credentialID = credentialID
             let user = try Self.options(signup)["user"] as? [String: Any]
-            assertion.userHandle = SesameWebAuthn.Base64URL.decode(user?["id"] as? String ?? "")
+            assertion.userHandle = SesameAPI.Base64URL.decode(user?["id"] as? String ?? "")
             let tokens = try await world.sesame.passkeys.finish(
                 authSession: login.authSession, response: try JSONEncoder().encode(try assertion.build()),
                 request: world.request(), ip: nil)
@@ -112,9 +113,9 @@ struct PasskeyAndDeviceKeyLoginTests {
 
     static func jwt(_ key: P256.Signing.PrivateKey, kid: String, claims: [String: Any]) throws -> String {
         func part(_ object: [String: Any]) throws -> String {
-            SesameWebAuthn.Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
+            SesameAPI.Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
         }
         let input = try part(["alg": "ES256", "typ": "JWT", "kid": kid]) + "." + (try part(claims))
-        return input + "." + SesameWebAuthn.Base64URL.encode(Array(try key.signature(for: Array(input.utf8)).rawRepresentation))
+        return input + "." + SesameAPI.Base64URL.encode(Array(try key.signature(for: Array(input.utf8)).rawRepresentation))
     }
 }

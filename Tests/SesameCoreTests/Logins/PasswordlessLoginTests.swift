@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameAPI
 import SesameCore
 import SesameStorageConformance
 import SesameWebAuthn
@@ -10,7 +11,7 @@ import Testing
 struct PasswordlessLoginTests {
     /// PKCE (RFC 7636), which public applications must use.
     static let verifier = String(repeating: "v", count: 43)
-    static let challenge = SesameWebAuthn.Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
+    static let challenge = SesameAPI.Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
 
     @Test("a code login creates the user, verifies the address and issues every token")
     func codeLogin() async throws {

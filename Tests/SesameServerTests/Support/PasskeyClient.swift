@@ -36,7 +36,7 @@ struct PasskeyClient {
     func attest(_ challenge: TestResponse, edit: (inout RegistrationFixture) -> Void = { _ in }) throws -> Data {
         let options = try challenge.json()["authn_params_public_key"] as? [String: Any] ?? [:]
         var fixture = RegistrationFixture(authenticator)
-        fixture.challenge = SesameWebAuthn.Base64URL.decode(options["challenge"] as? String ?? "") ?? []
+        fixture.challenge = SesameAPI.Base64URL.decode(options["challenge"] as? String ?? "") ?? []
         fixture.clientData = ClientDataFixture(type: "webauthn.create", origin: origin)
         fixture.rpIDForHash = rpID
         fixture.credentialID = credentialID
@@ -51,7 +51,7 @@ struct PasskeyClient {
     ) throws -> Data {
         let options = try challenge.json()["authn_params_public_key"] as? [String: Any] ?? [:]
         var fixture = AuthenticationFixture(authenticator)
-        fixture.challenge = SesameWebAuthn.Base64URL.decode(options["challenge"] as? String ?? "") ?? []
+        fixture.challenge = SesameAPI.Base64URL.decode(options["challenge"] as? String ?? "") ?? []
         fixture.clientData = ClientDataFixture(type: "webauthn.get", origin: origin)
         fixture.rpIDForHash = rpID
         fixture.credentialID = credentialID

@@ -1,4 +1,5 @@
 import Foundation
+import SesameAPI
 import SesameWebAuthn
 import SwiftASN1
 import X509

@@ -1,5 +1,5 @@
 import Foundation
-import SesameWebAuthn
+import SesameAPI
 
 /// A device's compact JWS, split and decoded but not yet trusted: nothing in it counts until
 /// the signature has been checked against the registered key.

@@ -1,5 +1,5 @@
 import Foundation
-import SesameWebAuthn
+import SesameAPI
 
 extension DevicePublicKey {
     /// Parses the `value` of a device-credential registration: PEM text (`PUBLIC KEY` or

@@ -1,4 +1,5 @@
 public import Foundation
+import SesameAPI
 import SesameWebAuthn
 
 extension PasskeyLogin {

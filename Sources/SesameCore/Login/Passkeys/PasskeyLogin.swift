@@ -1,4 +1,5 @@
 import Foundation
+import SesameAPI
 import SesameWebAuthn
 
 /// Auth0's native Passkey API: `/passkey/register` starts a signup ceremony,

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameAPI
 import X509
 
 /// §8.5 `android-safetynet`: `{ver, response}` where `response` is a compact JWS.

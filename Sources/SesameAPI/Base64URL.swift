@@ -56,7 +56,7 @@ public enum Base64URL {
     }
 
     /// Encodes bytes as padded standard base64 (used for the SafetyNet nonce).
-    static func encodeStandard(_ bytes: some Sequence<UInt8>) -> String {
+    public static func encodeStandard(_ bytes: some Sequence<UInt8>) -> String {
         String(decoding: encodeSymbols(bytes, alphabet: standardAlphabet, pad: true), as: UTF8.self)
     }
 

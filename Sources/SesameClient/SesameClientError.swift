@@ -1,0 +1,78 @@
+public import Foundation
+
+/// Why a call to Sesame failed, in the terms an app shows to a person: a wrong or dead code,
+/// too many attempts (and until when), no network, or the server's own words.
+public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Reason: Sendable, Equatable {
+        case server(status: Int, code: String, message: String)
+        case network(String)
+        case invalidResponse(String)
+        case invalidIDToken(String)
+    }
+
+    private let reason: Reason
+    /// When a rate limit ends (from `X-RateLimit-Reset`), for a 429.
+    public let rateLimitReset: Date?
+
+    private init(_ reason: Reason, rateLimitReset: Date? = nil) {
+        self.reason = reason
+        self.rateLimitReset = rateLimitReset
+    }
+
+    /// The server refused: its HTTP status and Auth0's `error` and `error_description`.
+    static func server(status: Int, code: String, message: String, rateLimitReset: Date?) -> SesameClientError {
+        SesameClientError(.server(status: status, code: code, message: message), rateLimitReset: rateLimitReset)
+    }
+
+    /// The server could not be reached, or the connection failed.
+    static func network(_ detail: String) -> SesameClientError { SesameClientError(.network(detail)) }
+
+    /// The server answered something that is not what the API promises.
+    static func invalidResponse(_ detail: String) -> SesameClientError { SesameClientError(.invalidResponse(detail)) }
+
+    /// An id_token failed verification (signature, issuer, audience, expiry or nonce).
+    static func invalidIDToken(_ detail: String) -> SesameClientError { SesameClientError(.invalidIDToken(detail)) }
+
+    /// The server's `error` code, when it sent one (`invalid_grant`, `too_many_attempts`, …).
+    public var code: String? {
+        if case .server(_, let code, _) = reason { return code }
+        return nil
+    }
+
+    /// The server's `error_description`, or what went wrong on this side.
+    public var message: String {
+        switch reason {
+        case .server(_, _, let message): message
+        case .network(let detail): "Sesame could not be reached: \(detail)"
+        case .invalidResponse(let detail): "Sesame answered unexpectedly: \(detail)"
+        case .invalidIDToken(let detail): "The id_token is not valid: \(detail)"
+        }
+    }
+
+    /// The HTTP status, when the server answered.
+    public var status: Int? {
+        if case .server(let status, _, _) = reason { return status }
+        return nil
+    }
+
+    /// A wrong, used, superseded or expired code or link (Sesame does not say which, by
+    /// design), or a refresh token that no longer works: ask the person to start again.
+    public var isInvalidCredentials: Bool { code == "invalid_grant" }
+
+    /// Too many requests or wrong codes; ``rateLimitReset`` says when to try again.
+    public var isRateLimited: Bool { status == 429 }
+
+    /// No answer from the server: offline, refused connection, timeout.
+    public var isNetworkError: Bool {
+        if case .network = reason { return true }
+        return false
+    }
+
+    /// The id_token did not verify.
+    public var isInvalidIDToken: Bool {
+        if case .invalidIDToken = reason { return true }
+        return false
+    }
+
+    public var description: String { code.map { "\($0): \(message)" } ?? message }
+}

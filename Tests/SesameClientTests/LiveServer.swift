@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import Logging
+import SesameAPI
+import SesameCore
+import SesameServer
+import SesameStorageSQL
+
+/// A real `sesame serve` in this process: SQLite in a temporary directory, the console
+/// outbox, and an HTTP listener on a free loopback port that the client reaches over TCP.
+struct LiveServer {
+    let runtime: SesameRuntime
+    let port: Int
+    let clientID: String
+
+    var domain: URL { URL(string: "http://localhost:\(port)")! }
+
+    /// Runs `body` against a fresh server, and stops it however `body` ends.
+    static func run(_ body: (LiveServer) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-client-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var logger = Logger(label: "client-test")
+        logger.logLevel = .critical
+        var configuration = ServerConfiguration(port: 0, dataDirectory: directory)
+        configuration.settings.startLimitPerIP = RateLimitRule(limit: 1000, windowSeconds: 3600)
+        let runtime = try await SesameRuntime.start(configuration, logger: logger)
+        let (ports, ready) = AsyncStream.makeStream(of: Int.self)
+        let app = buildApplication(runtime) { port in ready.yield(port) }
+        let server = Task { try await app.runService() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw LiveServerError("the server did not start") }
+        let clientID = try await runtime.storage.listApplications().first(where: \.isDefault)?.clientID ?? ""
+        do {
+            try await body(LiveServer(runtime: runtime, port: port, clientID: clientID))
+        } catch {
+            server.cancel()
+            _ = await server.result
+            try? await runtime.shutdown()
+            throw error
+        }
+        server.cancel()
+        _ = await server.result
+        try await runtime.shutdown()
+    }
+
+    /// The newest code sent to `recipient`, read from the console outbox as an operator would.
+    func code(for recipient: String) async throws -> String {
+        guard let code = try await runtime.storage.recentOutboxMessages(limit: 1, recipient: recipient).first?.code else {
+            throw LiveServerError("no code for \(recipient)")
+        }
+        return code
+    }
+}
+
+struct LiveServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
