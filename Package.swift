@@ -133,6 +133,7 @@ let package = Package(
         .target(
             name: "SesameCLI",
             dependencies: [
+                "SesameClient",
                 "SesameServer", "SesameAPI", "SesameWebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -5,7 +5,10 @@ public struct SesameCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sesame",
         abstract: "A self-hosted passwordless identity server that speaks Auth0's API and OpenID Connect.",
-        subcommands: [ServeCommand.self, OutboxCommand.self, AdminCommand.self, PasskeyCommand.self])
+        subcommands: [
+            ServeCommand.self, OutboxCommand.self, AdminCommand.self, PasskeyCommand.self, LoginCommand.self,
+            WhoamiCommand.self, LogoutCommand.self,
+        ])
 
     public init() {}
 }

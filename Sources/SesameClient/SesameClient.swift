@@ -21,7 +21,7 @@ public struct SesameClient: Sendable {
     /// The application's `client_id`.
     public let clientID: String
     /// The scope a login asks for unless told otherwise.
-    public static let defaultScope = "openid profile email offline_access"
+    public static let defaultScope = "openid profile email phone offline_access"
 
     private let transport: HTTPTransport
     private let verifier: IDTokenVerifier

@@ -8,6 +8,7 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
         case network(String)
         case invalidResponse(String)
         case invalidIDToken(String)
+        case notSignedIn
     }
 
     private let reason: Reason
@@ -33,6 +34,9 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
     /// An id_token failed verification (signature, issuer, audience, expiry or nonce).
     static func invalidIDToken(_ detail: String) -> SesameClientError { SesameClientError(.invalidIDToken(detail)) }
 
+    /// No session is stored, or it cannot be renewed: sign in again.
+    static let notSignedIn = SesameClientError(.notSignedIn)
+
     /// The server's `error` code, when it sent one (`invalid_grant`, `too_many_attempts`, …).
     public var code: String? {
         if case .server(_, let code, _) = reason { return code }
@@ -46,6 +50,7 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
         case .network(let detail): "Sesame could not be reached: \(detail)"
         case .invalidResponse(let detail): "Sesame answered unexpectedly: \(detail)"
         case .invalidIDToken(let detail): "The id_token is not valid: \(detail)"
+        case .notSignedIn: "not signed in"
         }
     }
 
@@ -73,6 +78,9 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
         if case .invalidIDToken = reason { return true }
         return false
     }
+
+    /// There is no session to use: the app shows its sign-in screen.
+    public var isNotSignedIn: Bool { reason == .notSignedIn }
 
     public var description: String { code.map { "\($0): \(message)" } ?? message }
 }

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import SesameClient
+
+/// Where `sesame login` keeps its session, and which server and application it talks to.
+struct ClientSessionOptions: ParsableArguments {
+    @Option(help: "The Sesame server (http:// or https://); default SESAME_DOMAIN, then the last login's.")
+    var domain: String?
+    @Option(name: .customLong("client-id"), help: "The application; default SESAME_CLIENT_ID, then the last login's.")
+    var clientID: String?
+
+    /// `$XDG_CONFIG_HOME/sesame`, else `~/.config/sesame`.
+    static var configDirectory: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/sesame" }
+        return NSHomeDirectory() + "/.config/sesame"
+    }
+
+    /// The session file (0600).
+    static var store: FileCredentialsStore { FileCredentialsStore(path: configDirectory + "/session.json") }
+
+    /// The client: flags, then the environment, then the stored session's server and application.
+    func client() throws -> SesameClient {
+        let environment = ProcessInfo.processInfo.environment
+        let stored = try? Self.store.load()
+        guard let domainText = domain ?? environment["SESAME_DOMAIN"] ?? stored?.domain.absoluteString else {
+            throw ValidationError("--domain is required (or SESAME_DOMAIN): the Sesame server's URL")
+        }
+        guard let url = URL(string: domainText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+        else {
+            throw ValidationError("--domain must be an http:// or https:// URL, not '\(domainText)'")
+        }
+        guard let clientID = clientID ?? environment["SESAME_CLIENT_ID"] ?? stored?.clientID else {
+            throw ValidationError("--client-id is required (or SESAME_CLIENT_ID)")
+        }
+        return SesameClient(domain: url, clientID: clientID)
+    }
+}
+
+/// Runs a client command; a refusal or a network failure becomes one readable line on
+/// standard error and exit status 1, never a stack trace.
+func clientCommand(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as SesameClientError {
+        FileHandle.standardError.write(Data("\(error.message)\n".utf8))
+        throw ExitCode(1)
+    } catch let error as SesameClientErrorMessage {
+        FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+        throw ExitCode(1)
+    }
+}

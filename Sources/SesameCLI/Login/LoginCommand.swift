@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import SesameAPI
+import SesameClient
+
+/// `sesame login email|sms`: sign in from a terminal with a one-time code, on the SDK.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login", abstract: "Sign in to a Sesame server from the terminal.",
+        subcommands: [Email.self, SMS.self])
+
+    struct Email: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send a code to an email address, then sign in with it.")
+        @Argument(help: "The email address.") var address: String
+        @OptionGroup var session: ClientSessionOptions
+
+        func run() async throws {
+            try await clientCommand {
+                let client = try session.client()
+                try await client.startPasswordless(email: address)
+                try await codeLogin(client) { try await client.login(email: address, code: $0) }
+            }
+        }
+    }
+
+    struct SMS: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sms", abstract: "Text a code to a phone number, then sign in with it.")
+        @Argument(help: "The phone number, E.164 (+15551234567).") var phoneNumber: String
+        @OptionGroup var session: ClientSessionOptions
+
+        func run() async throws {
+            try await clientCommand {
+                let client = try session.client()
+                try await client.startPasswordless(phoneNumber: phoneNumber)
+                try await codeLogin(client) { try await client.login(phoneNumber: phoneNumber, code: $0) }
+            }
+        }
+    }
+
+    /// Wrong guesses a code takes before it is dead (the server's default `max_attempts`):
+    /// the server answers a dead code like a wrong one, so the prompt stops here.
+    static let attempts = 3
+}
+
+/// Prompts `Code:` and signs in; a wrong code prompts again until the code is spent.
+private func codeLogin(_ client: SesameClient, _ login: (String) async throws -> Credentials) async throws {
+    for attempt in 1...LoginCommand.attempts {
+        // Unbuffered, so the prompt shows before the read waits.
+        FileHandle.standardOutput.write(Data("Code: ".utf8))
+        guard let code = readLine()?.trimmingCharacters(in: .whitespaces), !code.isEmpty else {
+            throw SesameClientErrorMessage("no code given")
+        }
+        do {
+            let credentials = try await login(code)
+            try await CredentialsManager(client: client, store: ClientSessionOptions.store).signedIn(credentials)
+            let profile = try await client.userInfo(accessToken: credentials.accessToken)
+            print("Signed in as \(profile.email ?? profile.phoneNumber ?? profile.sub).")
+            return
+        } catch let error as SesameClientError where error.isInvalidCredentials && attempt < LoginCommand.attempts {
+            FileHandle.standardError.write(Data("\(error.message) Try again.\n".utf8))
+        } catch let error as SesameClientError where error.isInvalidCredentials {
+            throw SesameClientErrorMessage("\(error.message) The code is used up: run the command again for a new one.")
+        }
+    }
+}
+
+/// A message for the terminal that ends the command with status 1.
+struct SesameClientErrorMessage: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,89 @@
+"""``sesame login``, ``whoami`` and ``logout``: a person at a terminal, against a real server.
+
+The CLI is built on the Swift SDK (``SesameClient``), so these also exercise the SDK over a
+real socket from another process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import time
+
+import pytest
+
+
+def login(sesame, tmp_path, *args, codes, recipient):
+    """Runs ``sesame login ARGS``, answering each ``Code:`` prompt from ``codes`` (a callable
+    given the prompt's number, or ``None`` for the code the server sent)."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env = {k: v for k, v in env.items() if not k.startswith("SESAME_") or k == "SESAME_BIN"}
+    proc = subprocess.Popen(
+        [str(sesame.binary), "login", *args, "--domain", sesame.base_url, "--client-id", sesame.client_id],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    seen = b""
+    prompt = 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        chunk = proc.stdout.read1(4096) if hasattr(proc.stdout, "read1") else proc.stdout.read(1)
+        if not chunk:
+            break
+        seen += chunk
+        while seen.count(b"Code: ") > prompt:
+            prompt += 1
+            answer = codes(prompt) or sesame.last_code(recipient)
+            proc.stdin.write((answer + "\n").encode())
+            proc.stdin.flush()
+    out_rest, err = proc.communicate(timeout=30)
+    return proc.returncode, (seen + out_rest).decode(), err.decode()
+
+
+def cli(sesame, tmp_path, *args):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SESAME_")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    return subprocess.run([str(sesame.binary), *args], env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_email_login_whoami_logout(sesame, tmp_path):
+    status, out, err = login(sesame, tmp_path, "email", "ana@example.com", codes=lambda n: None,
+                             recipient="ana@example.com")
+    assert status == 0, err
+    assert "Signed in as ana@example.com." in out
+    session = tmp_path / "config" / "sesame" / "session.json"
+    assert stat.S_IMODE(session.stat().st_mode) == 0o600, "the tokens are readable only by their owner"
+
+    who = cli(sesame, tmp_path, "whoami", "--json")
+    assert who.returncode == 0, who.stderr
+    body = json.loads(who.stdout)
+    assert body["email"] == "ana@example.com" and body["user_id"].startswith("email|")
+    plain = cli(sesame, tmp_path, "whoami")
+    assert plain.stdout.startswith("ana@example.com")
+
+    out = cli(sesame, tmp_path, "logout")
+    assert out.returncode == 0 and "Signed out." in out.stdout
+    after = cli(sesame, tmp_path, "whoami")
+    assert after.returncode == 1 and after.stderr.strip() == "not signed in"
+
+
+def test_sms_login(sesame, tmp_path):
+    status, out, err = login(sesame, tmp_path, "sms", "+15551234567", codes=lambda n: None, recipient="+15551234567")
+    assert status == 0, err
+    assert "Signed in as +15551234567." in out
+
+
+def test_wrong_codes_reprompt_then_exit_readably(sesame, tmp_path):
+    """A typo gets another prompt; once the code is used up the command ends with a message,
+    exit status 1 and no stack trace."""
+    status, out, err = login(sesame, tmp_path, "email", "ana@example.com", codes=lambda n: "000000",
+                             recipient="ana@example.com")
+    assert status == 1
+    assert out.count("Code: ") == 3
+    assert "Wrong email or verification code." in err and "used up" in err
+    assert "Fatal error" not in err and "Stack" not in err
+
+
+def test_bad_domain_is_a_usage_error(sesame, tmp_path):
+    out = cli(sesame, tmp_path, "login", "email", "ana@example.com", "--domain", "ftp://x", "--client-id", "c")
+    assert out.returncode != 0 and "--domain must be an http:// or https:// URL" in out.stderr
