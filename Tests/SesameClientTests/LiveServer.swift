@@ -16,7 +16,10 @@ struct LiveServer {
     var domain: URL { URL(string: "http://localhost:\(port)")! }
 
     /// Runs `body` against a fresh server, and stops it however `body` ends.
-    static func run(_ body: (LiveServer) async throws -> Void) async throws {
+    /// `body` runs on the caller's actor (the main actor for the login model's tests).
+    static func run(
+        isolation: isolated (any Actor)? = #isolation, _ body: (LiveServer) async throws -> Void
+    ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-client-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var logger = Logger(label: "client-test")
