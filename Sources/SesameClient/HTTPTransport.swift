@@ -18,10 +18,17 @@ struct HTTPTransport: Sendable {
 
     /// POSTs `body` as JSON to `path`.
     func post(_ path: String, _ body: [String: String?], bearer: String? = nil) async throws -> Answer {
+        try await send(method: "POST", path, body, bearer: bearer)
+    }
+
+    /// Sends `body` (when there is one) as JSON to `path` with `method`.
+    func send(method: String, _ path: String, _ body: [String: String?]?, bearer: String? = nil) async throws -> Answer {
         var request = URLRequest(url: url(path))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: body.compactMapValues { $0 }, options: [.sortedKeys])
+        request.httpMethod = method
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONSerialization.data(withJSONObject: body.compactMapValues { $0 }, options: [.sortedKeys])
+        }
         return try await send(request, bearer: bearer)
     }
 

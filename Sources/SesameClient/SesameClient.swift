@@ -23,7 +23,7 @@ public struct SesameClient: Sendable {
     /// The scope a login asks for unless told otherwise.
     public static let defaultScope = "openid profile email phone offline_access"
 
-    private let transport: HTTPTransport
+    let transport: HTTPTransport
     private let verifier: IDTokenVerifier
     private let now: @Sendable () -> Date
 

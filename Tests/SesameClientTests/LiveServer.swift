@@ -53,6 +53,14 @@ struct LiveServer {
         }
         return code
     }
+
+    /// The newest sign-in link sent to `recipient`.
+    func link(for recipient: String) async throws -> URL {
+        guard let link = try await runtime.storage.recentOutboxMessages(limit: 1, recipient: recipient).first?.link,
+            let url = URL(string: link)
+        else { throw LiveServerError("no link for \(recipient)") }
+        return url
+    }
 }
 
 struct LiveServerError: Error, CustomStringConvertible {
