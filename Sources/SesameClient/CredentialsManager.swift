@@ -93,20 +93,7 @@ public struct FileCredentialsStore: CredentialsStore {
     }
 
     public func save(_ session: StoredSession) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: NSNumber(value: Int16(0o700))])
-        let data = try JSONEncoder().encode(session)
-        // Written to a private temporary file and renamed, so the tokens are never readable by
-        // others, not even for a moment, and a crash never leaves half a file.
-        let temporary = path + ".tmp"
-        guard
-            FileManager.default.createFile(
-                atPath: temporary, contents: data, attributes: [.posixPermissions: NSNumber(value: Int16(0o600))])
-        else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary]) }
-        guard rename(temporary, path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
+        try PrivateFile.write(try JSONEncoder().encode(session), to: path)
     }
 
     public func clear() throws {

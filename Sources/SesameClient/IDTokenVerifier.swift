@@ -48,7 +48,7 @@ actor IDTokenVerifier {
         if let nonce, claims["nonce"] as? String != nonce { throw SesameClientError.invalidIDToken("nonce mismatch") }
     }
 
-    private func issuerName() async throws -> String {
+    func issuerName() async throws -> String {
         if let issuer { return issuer }
         let discovery = try JSONSerialization.jsonObject(with: try await transport.get("/.well-known/openid-configuration").body)
         guard let name = (discovery as? [String: Any])?["issuer"] as? String else {

@@ -24,7 +24,7 @@ public struct SesameClient: Sendable {
     public static let defaultScope = "openid profile email phone offline_access"
 
     let transport: HTTPTransport
-    private let verifier: IDTokenVerifier
+    let verifier: IDTokenVerifier
     private let now: @Sendable () -> Date
 
     /// Creates a client of the server at `domain` for the application `clientID`.
@@ -107,7 +107,7 @@ public struct SesameClient: Sendable {
     }
 
     /// A token request, and the id_token in its answer verified before anyone sees it.
-    private func tokens(_ body: [String: String?]) async throws -> Credentials {
+    func tokens(_ body: [String: String?]) async throws -> Credentials {
         let received = now()
         let answer = try transport.decode(TokenBody.self, try await transport.post("/oauth/token", body))
         if let idToken = answer.idToken { try await verifier.verify(idToken, nonce: nil, now: received) }

@@ -9,6 +9,7 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
         case invalidResponse(String)
         case invalidIDToken(String)
         case notSignedIn
+        case presenceDeclined
     }
 
     private let reason: Reason
@@ -37,6 +38,9 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
     /// No session is stored, or it cannot be renewed: sign in again.
     static let notSignedIn = SesameClientError(.notSignedIn)
 
+    /// The person did not confirm it was them.
+    static let presenceDeclined = SesameClientError(.presenceDeclined)
+
     /// The server's `error` code, when it sent one (`invalid_grant`, `too_many_attempts`, …).
     public var code: String? {
         if case .server(_, let code, _) = reason { return code }
@@ -51,6 +55,7 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
         case .invalidResponse(let detail): "Sesame answered unexpectedly: \(detail)"
         case .invalidIDToken(let detail): "The id_token is not valid: \(detail)"
         case .notSignedIn: "not signed in"
+        case .presenceDeclined: "not confirmed"
         }
     }
 

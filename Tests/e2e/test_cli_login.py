@@ -87,3 +87,29 @@ def test_wrong_codes_reprompt_then_exit_readably(sesame, tmp_path):
 def test_bad_domain_is_a_usage_error(sesame, tmp_path):
     out = cli(sesame, tmp_path, "login", "email", "ana@example.com", "--domain", "ftp://x", "--client-id", "c")
     assert out.returncode != 0 and "--domain must be an http:// or https:// URL" in out.stderr
+
+
+def test_device_key_register_then_sign_in_after_logout(sesame, tmp_path):
+    """TouchIDAuth's flow at a terminal: register while signed in, sign out (the key stays),
+    then sign in with the key alone after confirming presence."""
+    status, _, err = login(sesame, tmp_path, "email", "ana@example.com", codes=lambda n: None, recipient="ana@example.com")
+    assert status == 0, err
+    args = ["--domain", sesame.base_url, "--client-id", sesame.client_id]
+    registered = cli(sesame, tmp_path, "login", "device-key", "--register", *args)
+    assert registered.returncode == 0, registered.stderr
+    assert "Registered this machine's device key (ES256)" in registered.stdout
+    key = tmp_path / "config" / "sesame" / "device-key.json"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert cli(sesame, tmp_path, "logout").returncode == 0
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SESAME_")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    declined = subprocess.run([str(sesame.binary), "login", "device-key"], input="n\n", env=env,
+                              capture_output=True, text=True, timeout=60)
+    assert declined.returncode == 1 and "Confirm it's you [y/N]" in declined.stdout
+    assert declined.stderr.strip() == "not confirmed"
+    signed_in = subprocess.run([str(sesame.binary), "login", "device-key"], input="y\n", env=env,
+                               capture_output=True, text=True, timeout=60)
+    assert signed_in.returncode == 0, signed_in.stderr
+    assert "Signed in as ana@example.com." in signed_in.stdout
+    assert cli(sesame, tmp_path, "whoami").stdout.startswith("ana@example.com")

@@ -19,11 +19,28 @@ struct ClientSessionOptions: ParsableArguments {
     /// The session file (0600).
     static var store: FileCredentialsStore { FileCredentialsStore(path: configDirectory + "/session.json") }
 
-    /// The client: flags, then the environment, then the stored session's server and application.
+    /// The server and application of the last login, kept after logout (`last-login.json`).
+    struct LastLogin: Codable {
+        var domain: String
+        var clientID: String
+    }
+
+    static var lastLoginPath: String { configDirectory + "/last-login.json" }
+
+    /// Remembers `client`'s server and application for the next command.
+    static func remember(_ client: SesameClient) {
+        let last = LastLogin(domain: client.domain.absoluteString, clientID: client.clientID)
+        guard let data = try? JSONEncoder().encode(last) else { return }
+        try? FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: lastLoginPath, contents: data)
+    }
+
+    /// The client: flags, then the environment, then the last login's server and application.
     func client() throws -> SesameClient {
         let environment = ProcessInfo.processInfo.environment
-        let stored = try? Self.store.load()
-        guard let domainText = domain ?? environment["SESAME_DOMAIN"] ?? stored?.domain.absoluteString else {
+        let stored = FileManager.default.contents(atPath: Self.lastLoginPath)
+            .flatMap { try? JSONDecoder().decode(LastLogin.self, from: $0) }
+        guard let domainText = domain ?? environment["SESAME_DOMAIN"] ?? stored?.domain else {
             throw ValidationError("--domain is required (or SESAME_DOMAIN): the Sesame server's URL")
         }
         guard let url = URL(string: domainText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil

@@ -7,7 +7,11 @@ import SesameClient
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login", abstract: "Sign in to a Sesame server from the terminal.",
-        subcommands: [Email.self, SMS.self])
+        subcommands: [Email.self, SMS.self, DeviceKeyLogin.self])
+
+    /// What a terminal login asks for: the profile, a refresh token, and the right to register
+    /// this machine's device key right after (`sesame login device-key --register`).
+    static let scope = SesameClient.defaultScope + " create:current_user_device_credentials"
 
     struct Email: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Send a code to an email address, then sign in with it.")
@@ -18,7 +22,7 @@ struct LoginCommand: AsyncParsableCommand {
             try await clientCommand {
                 let client = try session.client()
                 try await client.startPasswordless(email: address)
-                try await codeLogin(client) { try await client.login(email: address, code: $0) }
+                try await codeLogin(client) { try await client.login(email: address, code: $0, scope: LoginCommand.scope) }
             }
         }
     }
@@ -33,7 +37,9 @@ struct LoginCommand: AsyncParsableCommand {
             try await clientCommand {
                 let client = try session.client()
                 try await client.startPasswordless(phoneNumber: phoneNumber)
-                try await codeLogin(client) { try await client.login(phoneNumber: phoneNumber, code: $0) }
+                try await codeLogin(client) {
+                    try await client.login(phoneNumber: phoneNumber, code: $0, scope: LoginCommand.scope)
+                }
             }
         }
     }
@@ -54,6 +60,7 @@ private func codeLogin(_ client: SesameClient, _ login: (String) async throws ->
         do {
             let credentials = try await login(code)
             try await CredentialsManager(client: client, store: ClientSessionOptions.store).signedIn(credentials)
+            ClientSessionOptions.remember(client)
             let profile = try await client.userInfo(accessToken: credentials.accessToken)
             print("Signed in as \(profile.email ?? profile.phoneNumber ?? profile.sub).")
             return

@@ -1,0 +1,74 @@
+import Foundation
+import SesameAPI
+import SesameClient
+import Testing
+
+/// TouchIDAuth's flow through the SDK against a live server.
+@Suite("SesameClient: device-key authentication")
+struct DeviceKeyAuthenticationTests {
+    struct Presence: UserPresenceVerifier {
+        let confirms: Bool
+        func confirmPresence(reason: String) async throws -> Bool { confirms }
+    }
+
+    static let scope = "openid email offline_access create:current_user_device_credentials"
+
+    @Test(
+        "register after a code login, then sign in with the key alone; declined presence and reset stop it",
+        arguments: [
+            DeviceKey.Algorithm.es256, .rs256,
+        ])
+    func registerThenSignIn(algorithm: DeviceKey.Algorithm) async throws {
+        try await LiveServer.run { server in
+            let client = SesameClient(domain: server.domain, clientID: server.clientID)
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-key-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let store = FileDeviceKeyStore(path: directory + "/device-key.json")
+            var flow = DeviceKeyAuthentication(client: client, store: store, presence: Presence(confirms: true))
+            flow.algorithm = algorithm
+            try await client.startPasswordless(email: "ana@example.com")
+            let session = try await client.login(
+                email: "ana@example.com", code: try await server.code(for: "ana@example.com"), scope: Self.scope)
+            let key = try await flow.register(accessToken: session.accessToken, deviceName: "laptop")
+            #expect(key.credentialID != nil && key.userID?.hasPrefix("email|") == true && key.algorithm == algorithm)
+            let mode = (try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? NSNumber)?.intValue
+            #expect(mode == 0o600, "the private key is readable only by its owner")
+
+            let signedIn = try await flow.start()
+            #expect(try await client.userInfo(accessToken: signedIn.accessToken).email == "ana@example.com")
+
+            let declined = DeviceKeyAuthentication(client: client, store: store, presence: Presence(confirms: false))
+            await #expect(throws: SesameClientError.self) { _ = try await declined.start() }
+            try flow.reset()
+            await #expect { _ = try await flow.start() } throws: { ($0 as? SesameClientError)?.isNotSignedIn == true }
+        }
+    }
+
+    /// Attack: a token without the device-credential scope (any app's token) mints a key.
+    @Test("registering needs the scope for it")
+    func registrationNeedsScope() async throws {
+        try await LiveServer.run { server in
+            let client = SesameClient(domain: server.domain, clientID: server.clientID)
+            try await client.startPasswordless(email: "ana@example.com")
+            let session = try await client.login(
+                email: "ana@example.com", code: try await server.code(for: "ana@example.com"), scope: "openid")
+            let errors = ErrorLog()
+            var flow = DeviceKeyAuthentication(
+                client: client, store: FileDeviceKeyStore(path: "/nonexistent/\(UUID().uuidString)"),
+                presence: Presence(confirms: true))
+            flow.onError = { errors.append($0) }
+            await #expect { _ = try await flow.register(accessToken: session.accessToken, deviceName: "x") } throws: {
+                ($0 as? SesameClientError)?.code == "insufficient_scope"
+            }
+            #expect(errors.count == 1, "onError hears about it")
+        }
+    }
+}
+
+/// Errors an `onError` hook received.
+final class ErrorLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [any Error] = []
+    func append(_ error: any Error) { lock.withLock { errors.append(error) } }
+    var count: Int { lock.withLock { errors.count } }
+}
