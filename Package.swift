@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SesameCore", targets: ["SesameCore"]),
         .library(name: "SesameAPI", targets: ["SesameAPI"]),
         .library(name: "SesameClient", targets: ["SesameClient"]),
+        .library(name: "SesameSoftwareAuthenticator", targets: ["SesameSoftwareAuthenticator"]),
         .library(name: "SesameWebAuthn", targets: ["SesameWebAuthn"]),
         .library(name: "SesameDelivery", targets: ["SesameDelivery"]),
         .library(name: "SesameStorageSQL", targets: ["SesameStorageSQL"]),
@@ -105,6 +106,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "SesameAPI", exclude: ["README.md"], swiftSettings: swiftSettings),
+        // A passkey authenticator in software, for tests, headless clients and the CLI.
+        .target(
+            name: "SesameSoftwareAuthenticator",
+            dependencies: ["SesameClient", "SesameAPI", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
         // The app side: depends on the wire types and swift-crypto only, nothing server-side.
         .target(
             name: "SesameClient",
@@ -133,7 +141,7 @@ let package = Package(
         .target(
             name: "SesameCLI",
             dependencies: [
-                "SesameClient",
+                "SesameClient", "SesameSoftwareAuthenticator",
                 "SesameServer", "SesameAPI", "SesameWebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -184,7 +192,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SesameClientTests",
-            dependencies: ["SesameClient", "SesameAPI", "SesameServer", "SesameCore", "SesameStorageSQL"],
+            dependencies: [
+                "SesameClient", "SesameSoftwareAuthenticator", "SesameAPI", "SesameServer", "SesameCore", "SesameStorageSQL",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

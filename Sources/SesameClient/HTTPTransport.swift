@@ -32,6 +32,15 @@ struct HTTPTransport: Sendable {
         return try await send(request, bearer: bearer)
     }
 
+    /// POSTs a JSON object that is not all strings (nested objects) to `path`.
+    func postJSON(_ path: String, _ body: [String: Any]) async throws -> Answer {
+        var request = URLRequest(url: url(path))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        return try await send(request, bearer: nil)
+    }
+
     /// GETs `path`.
     func get(_ path: String, bearer: String? = nil) async throws -> Answer {
         try await send(URLRequest(url: url(path)), bearer: bearer)

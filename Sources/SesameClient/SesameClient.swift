@@ -108,8 +108,13 @@ public struct SesameClient: Sendable {
 
     /// A token request, and the id_token in its answer verified before anyone sees it.
     func tokens(_ body: [String: String?]) async throws -> Credentials {
+        try await tokens(json: body.compactMapValues { $0 })
+    }
+
+    /// A token request with a body that may nest objects (the webauthn grant's answer).
+    func tokens(json body: [String: Any]) async throws -> Credentials {
         let received = now()
-        let answer = try transport.decode(TokenBody.self, try await transport.post("/oauth/token", body))
+        let answer = try transport.decode(TokenBody.self, try await transport.postJSON("/oauth/token", body))
         if let idToken = answer.idToken { try await verifier.verify(idToken, nonce: nil, now: received) }
         return Credentials(answer, receivedAt: received)
     }

@@ -113,3 +113,24 @@ def test_device_key_register_then_sign_in_after_logout(sesame, tmp_path):
     assert signed_in.returncode == 0, signed_in.stderr
     assert "Signed in as ana@example.com." in signed_in.stdout
     assert cli(sesame, tmp_path, "whoami").stdout.startswith("ana@example.com")
+
+
+def test_passkey_signup_prompts_for_the_email_then_signs_in(sesame, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SESAME_")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    args = ["--domain", sesame.base_url, "--client-id", sesame.client_id]
+    signup = subprocess.run([str(sesame.binary), "login", "passkey", "--signup", *args], input="ana@example.com\n",
+                            env=env, capture_output=True, text=True, timeout=60)
+    assert signup.returncode == 0, signup.stderr
+    assert "Email: " in signup.stdout and "Signed in as ana@example.com." in signup.stdout
+    passkeys = tmp_path / "config" / "sesame" / "passkeys.json"
+    assert stat.S_IMODE(passkeys.stat().st_mode) == 0o600
+    assert cli(sesame, tmp_path, "logout").returncode == 0
+    again = cli(sesame, tmp_path, "login", "passkey")
+    assert again.returncode == 0, again.stderr
+    assert "Signed in as ana@example.com." in again.stdout
+
+
+def test_passkey_login_without_a_passkey_is_a_message(sesame, tmp_path):
+    out = cli(sesame, tmp_path, "login", "passkey", "--domain", sesame.base_url, "--client-id", sesame.client_id)
+    assert out.returncode == 1 and "sign up first" in out.stderr

@@ -7,7 +7,7 @@ import SesameClient
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login", abstract: "Sign in to a Sesame server from the terminal.",
-        subcommands: [Email.self, SMS.self, DeviceKeyLogin.self])
+        subcommands: [Email.self, SMS.self, PasskeyLogin.self, DeviceKeyLogin.self])
 
     /// What a terminal login asks for: the profile, a refresh token, and the right to register
     /// this machine's device key right after (`sesame login device-key --register`).
