@@ -194,6 +194,7 @@ let package = Package(
             name: "SesameClientTests",
             dependencies: [
                 "SesameClient", "SesameSoftwareAuthenticator", "SesameAPI", "SesameServer", "SesameCore", "SesameStorageSQL",
+                "SesameStorageConformance",
             ],
             swiftSettings: swiftSettings
         ),

@@ -4,12 +4,15 @@ import Logging
 import SesameAPI
 import SesameCore
 import SesameServer
+import SesameStorageConformance
 import SesameStorageSQL
 
 /// A real `sesame serve` in this process: SQLite in a temporary directory, the console
 /// outbox, and an HTTP listener on a free loopback port that the client reaches over TCP.
 struct LiveServer {
     let runtime: SesameRuntime
+    /// The server's clock: tests move it to expire codes without waiting.
+    let clock: TestClock
     let port: Int
     let clientID: String
 
@@ -26,7 +29,8 @@ struct LiveServer {
         logger.logLevel = .critical
         var configuration = ServerConfiguration(port: 0, dataDirectory: directory)
         configuration.settings.startLimitPerIP = RateLimitRule(limit: 1000, windowSeconds: 3600)
-        let runtime = try await SesameRuntime.start(configuration, logger: logger)
+        let clock = TestClock(Date())
+        let runtime = try await SesameRuntime.start(configuration, clock: clock, logger: logger)
         let (ports, ready) = AsyncStream.makeStream(of: Int.self)
         let app = buildApplication(runtime) { port in ready.yield(port) }
         let server = Task { try await app.runService() }
@@ -34,7 +38,7 @@ struct LiveServer {
         guard let port = await iterator.next() else { throw LiveServerError("the server did not start") }
         let clientID = try await runtime.storage.listApplications().first(where: \.isDefault)?.clientID ?? ""
         do {
-            try await body(LiveServer(runtime: runtime, port: port, clientID: clientID))
+            try await body(LiveServer(runtime: runtime, clock: clock, port: port, clientID: clientID))
         } catch {
             server.cancel()
             _ = await server.result

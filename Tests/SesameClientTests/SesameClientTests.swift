@@ -1,6 +1,7 @@
 import Foundation
 import SesameAPI
 import SesameClient
+import SesameStorageConformance
 import Testing
 
 /// The SDK against a real server over TCP: what an app does, step by step.
@@ -50,6 +51,27 @@ struct SesameClientTests {
                 return error?.isInvalidCredentials == true && error?.message == "Wrong email or verification code."
             }
             await #expect { _ = try await client.renew(refreshToken: "not-a-token") } throws: {
+                ($0 as? SesameClientError)?.isInvalidCredentials == true
+            }
+        }
+    }
+
+    @Test("an expired code and a revoked refresh token are invalid credentials")
+    func expiredAndRevoked() async throws {
+        try await LiveServer.run { server in
+            let client = SesameClient(domain: server.domain, clientID: server.clientID)
+            try await client.startPasswordless(email: "ana@example.com")
+            let code = try await server.code(for: "ana@example.com")
+            server.clock.advance(by: 181)
+            await #expect { _ = try await client.login(email: "ana@example.com", code: code) } throws: {
+                ($0 as? SesameClientError)?.isInvalidCredentials == true
+            }
+            try await client.startPasswordless(email: "ana@example.com")
+            let credentials = try await client.login(
+                email: "ana@example.com", code: try await server.code(for: "ana@example.com"))
+            let refreshToken = try #require(credentials.refreshToken)
+            try await client.revoke(refreshToken: refreshToken)
+            await #expect { _ = try await client.renew(refreshToken: refreshToken) } throws: {
                 ($0 as? SesameClientError)?.isInvalidCredentials == true
             }
         }

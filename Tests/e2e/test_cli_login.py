@@ -8,36 +8,49 @@ from __future__ import annotations
 
 import json
 import os
+import pty
+import select
 import stat
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
 
 def login(sesame, tmp_path, *args, codes, recipient):
-    """Runs ``sesame login ARGS``, answering each ``Code:`` prompt from ``codes`` (a callable
-    given the prompt's number, or ``None`` for the code the server sent)."""
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    env = {k: v for k, v in env.items() if not k.startswith("SESAME_") or k == "SESAME_BIN"}
+    """Runs ``sesame login ARGS`` on a pseudo-terminal, as a person would, answering each
+    ``Code:`` prompt from ``codes`` (a callable given the prompt's number; ``None`` answers
+    with the code the server sent). Returns the status, what the terminal showed, and stderr."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SESAME_")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    master, slave = pty.openpty()
     proc = subprocess.Popen(
         [str(sesame.binary), "login", *args, "--domain", sesame.base_url, "--client-id", sesame.client_id],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env, close_fds=True)
+    os.close(slave)
     seen = b""
     prompt = 0
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        chunk = proc.stdout.read1(4096) if hasattr(proc.stdout, "read1") else proc.stdout.read(1)
-        if not chunk:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if master in ready:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the terminal closed: the command ended
+                break
+            if not chunk:
+                break
+            seen += chunk
+            while seen.count(b"Code: ") > prompt:
+                prompt += 1
+                answer = codes(prompt) or sesame.last_code(recipient)
+                os.write(master, (answer + "\n").encode())
+        elif proc.poll() is not None:
             break
-        seen += chunk
-        while seen.count(b"Code: ") > prompt:
-            prompt += 1
-            answer = codes(prompt) or sesame.last_code(recipient)
-            proc.stdin.write((answer + "\n").encode())
-            proc.stdin.flush()
-    out_rest, err = proc.communicate(timeout=30)
-    return proc.returncode, (seen + out_rest).decode(), err.decode()
+    proc.wait(timeout=30)
+    os.close(master)
+    return proc.returncode, seen.decode(errors="replace"), proc.stderr.read().decode()
 
 
 def cli(sesame, tmp_path, *args):
@@ -134,3 +147,21 @@ def test_passkey_signup_prompts_for_the_email_then_signs_in(sesame, tmp_path):
 def test_passkey_login_without_a_passkey_is_a_message(sesame, tmp_path):
     out = cli(sesame, tmp_path, "login", "passkey", "--domain", sesame.base_url, "--client-id", sesame.client_id)
     assert out.returncode == 1 and "sign up first" in out.stderr
+
+
+@pytest.mark.sesame_env(SESAME_RATE_LIMIT_START_PER_RECIPIENT="1")
+def test_rate_limited_start_is_a_message(sesame, tmp_path):
+    status, _, err = login(sesame, tmp_path, "email", "ana@example.com", codes=lambda n: None, recipient="ana@example.com")
+    assert status == 0, err
+    status, out, err = login(sesame, tmp_path, "email", "ana@example.com", codes=lambda n: None, recipient="ana@example.com")
+    assert status == 1 and "Code: " not in out
+    assert "Too many requests" in err and "Fatal error" not in err
+
+
+def test_unreachable_server_is_a_message(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SESAME_")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    binary = os.environ.get("SESAME_BIN") or str(Path(__file__).resolve().parents[2] / ".build" / "debug" / "sesame")
+    out = subprocess.run([binary, "login", "email", "ana@example.com", "--domain", "http://127.0.0.1:9", "--client-id", "c"],
+                         env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "could not be reached" in out.stderr
