@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SesameAPI
 import SesameClient
 
 /// Where `sesame login` keeps its session, and which server and application it talks to.
@@ -66,4 +67,13 @@ func clientCommand(_ body: () async throws -> Void) async throws {
         FileHandle.standardError.write(Data("\(error.description)\n".utf8))
         throw ExitCode(1)
     }
+}
+
+/// The end of every `sesame login`: keep the session, remember the server and application,
+/// and say who is signed in.
+func completeLogin(_ client: SesameClient, _ credentials: Credentials) async throws {
+    try await CredentialsManager(client: client, store: ClientSessionOptions.store).signedIn(credentials)
+    ClientSessionOptions.remember(client)
+    let profile = try await client.userInfo(accessToken: credentials.accessToken)
+    print("Signed in as \(profile.email ?? profile.phoneNumber ?? profile.sub).")
 }

@@ -41,10 +41,7 @@ extension LoginCommand {
                 } catch let error as SesameClientError where error.isNotSignedIn {
                     throw SesameClientErrorMessage("no device key here: sign in, then run sesame login device-key --register")
                 }
-                try await manager.signedIn(credentials)
-                ClientSessionOptions.remember(client)
-                let profile = try await client.userInfo(accessToken: credentials.accessToken)
-                print("Signed in as \(profile.email ?? profile.phoneNumber ?? profile.sub).")
+                try await completeLogin(client, credentials)
             }
         }
     }

@@ -59,10 +59,7 @@ private func codeLogin(_ client: SesameClient, _ login: (String) async throws ->
         }
         do {
             let credentials = try await login(code)
-            try await CredentialsManager(client: client, store: ClientSessionOptions.store).signedIn(credentials)
-            ClientSessionOptions.remember(client)
-            let profile = try await client.userInfo(accessToken: credentials.accessToken)
-            print("Signed in as \(profile.email ?? profile.phoneNumber ?? profile.sub).")
+            try await completeLogin(client, credentials)
             return
         } catch let error as SesameClientError where error.isInvalidCredentials && attempt < LoginCommand.attempts {
             FileHandle.standardError.write(Data("\(error.message) Try again.\n".utf8))

@@ -32,10 +32,7 @@ extension LoginCommand {
                 } catch let error as SoftwareAuthenticatorError {
                     throw SesameClientErrorMessage(error.description)
                 }
-                try await CredentialsManager(client: client, store: ClientSessionOptions.store).signedIn(credentials)
-                ClientSessionOptions.remember(client)
-                let profile = try await client.userInfo(accessToken: credentials.accessToken)
-                print("Signed in as \(profile.email ?? profile.phoneNumber ?? profile.sub).")
+                try await completeLogin(client, credentials)
             }
         }
 
