@@ -194,7 +194,6 @@ let package = Package(
             name: "SesameClientTests",
             dependencies: [
                 "SesameClient", "SesameSoftwareAuthenticator", "SesameAPI", "SesameServer", "SesameCore", "SesameStorageSQL",
-                "SesameStorageConformance",
             ],
             swiftSettings: swiftSettings
         ),

@@ -4,15 +4,14 @@ import Logging
 import SesameAPI
 import SesameCore
 import SesameServer
-import SesameStorageConformance
 import SesameStorageSQL
 
 /// A real `sesame serve` in this process: SQLite in a temporary directory, the console
 /// outbox, and an HTTP listener on a free loopback port that the client reaches over TCP.
 struct LiveServer {
     let runtime: SesameRuntime
-    /// The server's clock: tests move it to expire codes without waiting.
-    let clock: TestClock
+    /// The server's clock: real time, which tests move forward to expire codes without waiting.
+    let clock: ShiftedClock
     let port: Int
     let clientID: String
 
@@ -29,7 +28,7 @@ struct LiveServer {
         logger.logLevel = .critical
         var configuration = ServerConfiguration(port: 0, dataDirectory: directory)
         configuration.settings.startLimitPerIP = RateLimitRule(limit: 1000, windowSeconds: 3600)
-        let clock = TestClock(Date())
+        let clock = ShiftedClock()
         let runtime = try await SesameRuntime.start(configuration, clock: clock, logger: logger)
         let (ports, ready) = AsyncStream.makeStream(of: Int.self)
         let app = buildApplication(runtime) { port in ready.yield(port) }
@@ -70,4 +69,18 @@ struct LiveServer {
 struct LiveServerError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Real time plus an offset a test can grow: the server ages codes as if time passed, while
+/// a client's own timestamps (a device assertion's `iat`) still match it.
+final class ShiftedClock: SesameClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: TimeInterval = 0
+
+    func now() -> Date { Date().addingTimeInterval(lock.withLock { offset }) }
+
+    /// Moves the server's time forward.
+    func advance(by seconds: TimeInterval) {
+        lock.withLock { offset += seconds }
+    }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import SesameAPI
 import SesameClient
-import SesameStorageConformance
 import Testing
 
 /// The SDK against a real server over TCP: what an app does, step by step.
