@@ -167,6 +167,7 @@ let package = Package(
         .executableTarget(
             name: "sesame-fuzz",
             dependencies: ["SesameWebAuthn", "SesameCore", "SesameDelivery", "SesameServer"],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 public import SesameAPI
 import _CryptoExtras
 
@@ -82,16 +82,29 @@ public protocol UserPresenceVerifier: Sendable {
     func confirmPresence(reason: String) async throws -> Bool
 }
 
-/// TouchIDAuth's flow on Sesame: check presence → a key exists? else generate one and
-/// register its public key → build the payload (`jwtPayload` hook) → sign → authenticate; any
-/// failure goes to `onError` as well as being thrown. ``reset()`` removes the key.
+/// TouchIDAuth's flow on Sesame, with its steps and hooks: check presence → a key exists? else
+/// generate one and `registerPublicKey` → build the payload (`jwtPayload`) → sign →
+/// `authenticate`; any failure goes to `onError` as well as being thrown. ``reset()`` removes
+/// the key.
 public struct DeviceKeyAuthentication: Sendable {
+    /// Registers a new key's public half (PEM) for the device id and answers the credential
+    /// (TouchIDAuth's `registerPublicKey`). ``register(accessToken:deviceName:)`` does it with a
+    /// signed-in user's token; set this to register from ``start(scope:)`` instead.
+    public typealias PublicKeyRegistrar =
+        @Sendable (_ publicKeyPEM: String, _ deviceID: String) async throws
+        -> DeviceCredentialBody
+
     let client: SesameClient
     let store: any DeviceKeyStore
     let presence: any UserPresenceVerifier
+    /// Called by ``start(scope:)`` when the device has no registered key; nil: no key is an error.
+    public var registerPublicKey: PublicKeyRegistrar?
     /// Changes the claims before signing (TouchIDAuth's `jwtPayload`); the defaults are `sub`,
     /// `aud`, `iat`, `exp` (30 s) and `jti`.
     public var jwtPayload: @Sendable ([String: any Sendable]) -> [String: any Sendable] = { $0 }
+    /// Sends the signed assertion and answers the tokens (TouchIDAuth's `authenticate`); by
+    /// default the JWT-bearer grant of this client.
+    public var authenticate: @Sendable (_ assertion: String, _ scope: String) async throws -> Credentials
     /// Told about every failure (TouchIDAuth's `onError`).
     public var onError: @Sendable (any Error) -> Void = { _ in }
     /// The algorithm of a key made here.
@@ -102,45 +115,61 @@ public struct DeviceKeyAuthentication: Sendable {
         self.client = client
         self.store = store
         self.presence = presence
+        authenticate = { assertion, scope in try await client.login(deviceKeyAssertion: assertion, scope: scope) }
     }
 
     /// Registers this device's key (made now if there is none) for the signed-in user of
-    /// `accessToken` (TouchIDAuth's `registerPublicKey`). The token needs
-    /// `create:current_user_device_credentials` and a login of the last few minutes.
+    /// `accessToken`. The token needs `create:current_user_device_credentials` and a login of
+    /// the last few minutes.
     @discardableResult
     public func register(accessToken: String, deviceName: String) async throws -> DeviceKey {
         try await reporting {
-            var key = try store.load() ?? DeviceKey.generate(algorithm)
-            let credential = try await client.registerDeviceKey(
-                publicKeyPEM: try key.publicKeyPEM(), deviceName: deviceName, deviceID: key.deviceID, accessToken: accessToken)
-            key.credentialID = credential.id
-            key.userID = credential.userID
-            try store.save(key)
-            return key
+            try await enroll(try store.load() ?? DeviceKey.generate(algorithm)) { pem, deviceID in
+                try await client.registerDeviceKey(
+                    publicKeyPEM: pem, deviceName: deviceName, deviceID: deviceID, accessToken: accessToken)
+            }
         }
     }
 
-    /// Signs in with the registered key (TouchIDAuth's `authenticate`).
-    /// - Throws: ``SesameClientError/isNotSignedIn`` when no key is registered here.
+    /// Signs in with the device's key, registering a new one through ``registerPublicKey``
+    /// when there is none.
+    /// - Throws: ``SesameClientError/isNotSignedIn`` when no key is registered and no
+    ///   registrar is set.
     public func start(scope: String = SesameClient.defaultScope) async throws -> Credentials {
         try await reporting {
-            guard let key = try store.load(), key.credentialID != nil, let userID = key.userID else {
-                throw SesameClientError.notSignedIn
-            }
             guard try await presence.confirmPresence(reason: "Sign in to \(client.domain.host ?? "Sesame")") else {
                 throw SesameClientError.presenceDeclined
             }
+            let key = try await registeredKey()
+            guard let userID = key.userID else { throw SesameClientError.notSignedIn }
             let now = Int(Date().timeIntervalSince1970)
             let claims: [String: any Sendable] = [
                 "sub": userID, "aud": try await client.issuer(), "iat": now, "exp": now + 30, "jti": UUID().uuidString,
             ]
-            return try await client.login(deviceKeyAssertion: try key.sign(jwtPayload(claims)), scope: scope)
+            return try await authenticate(try key.sign(jwtPayload(claims)), scope)
         }
     }
 
     /// Forgets the key (TouchIDAuth's `reset`); its credential stays on the server until deleted.
     public func reset() throws {
         try store.delete()
+    }
+
+    /// The stored key when it is registered, else a new one registered now.
+    private func registeredKey() async throws -> DeviceKey {
+        if let key = try store.load(), key.credentialID != nil { return key }
+        guard let registerPublicKey else { throw SesameClientError.notSignedIn }
+        return try await enroll(try DeviceKey.generate(algorithm), with: registerPublicKey)
+    }
+
+    /// Registers `key` through `registrar` and stores it with its credential.
+    private func enroll(_ key: DeviceKey, with registrar: PublicKeyRegistrar) async throws -> DeviceKey {
+        var key = key
+        let credential = try await registrar(try key.publicKeyPEM(), key.deviceID)
+        key.credentialID = credential.id
+        key.userID = credential.userID
+        try store.save(key)
+        return key
     }
 
     private func reporting<T>(_ body: () async throws -> T) async throws -> T {
@@ -210,16 +239,18 @@ public struct TerminalPresenceVerifier: UserPresenceVerifier {
     public init() {}
 
     public func confirmPresence(reason: String) async throws -> Bool {
-        FileHandle.standardOutput.write(Data("\(reason). Confirm it's you [y/N] ".utf8))
+        FileHandle.standardOutput.write(Data("Confirm it's you [y/N] ".utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
         return answer == "y" || answer == "yes"
     }
 }
 
-/// Files that hold secrets: written 0600 in a 0700 directory, to a temporary file renamed
-/// into place, so they are never readable by others and a crash never leaves half a file.
-enum PrivateFile {
-    static func write(_ data: Data, to path: String) throws {
+/// Files that hold secrets (sessions, device keys, software passkeys): written 0600 in a 0700
+/// directory, to a temporary file renamed into place, so they are never readable by others
+/// and a crash never leaves half a file.
+public enum PrivateFile {
+    /// Replaces the file at `path` with `data`.
+    public static func write(_ data: Data, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: NSNumber(value: Int16(0o700))])

@@ -16,29 +16,25 @@ struct HTTPTransport: Sendable {
         let headers: [String: String]
     }
 
-    /// POSTs `body` as JSON to `path`.
+    /// POSTs `body` as JSON to `path`; nil members are left out.
     func post(_ path: String, _ body: [String: String?], bearer: String? = nil) async throws -> Answer {
-        try await send(method: "POST", path, body, bearer: bearer)
+        try await send(method: "POST", path, body.compactMapValues { $0 }, bearer: bearer)
     }
 
-    /// Sends `body` (when there is one) as JSON to `path` with `method`.
-    func send(method: String, _ path: String, _ body: [String: String?]?, bearer: String? = nil) async throws -> Answer {
+    /// POSTs a JSON object that nests objects (a passkey answer) to `path`.
+    func postJSON(_ path: String, _ body: [String: Any]) async throws -> Answer {
+        try await send(method: "POST", path, body)
+    }
+
+    /// Sends `body`, when there is one, as JSON to `path` with `method`.
+    func send(method: String, _ path: String, _ body: [String: Any]?, bearer: String? = nil) async throws -> Answer {
         var request = URLRequest(url: url(path))
         request.httpMethod = method
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONSerialization.data(withJSONObject: body.compactMapValues { $0 }, options: [.sortedKeys])
+            request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         }
         return try await send(request, bearer: bearer)
-    }
-
-    /// POSTs a JSON object that is not all strings (nested objects) to `path`.
-    func postJSON(_ path: String, _ body: [String: Any]) async throws -> Answer {
-        var request = URLRequest(url: url(path))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        return try await send(request, bearer: nil)
     }
 
     /// GETs `path`.

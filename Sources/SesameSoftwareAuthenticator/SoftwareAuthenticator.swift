@@ -85,17 +85,7 @@ public actor SoftwareAuthenticator: PasskeyAuthenticator {
 
     private func save() throws {
         guard let path else { return }
-        let directory = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: NSNumber(value: Int16(0o700))])
-        let data = try JSONEncoder().encode(credentials)
-        if FileManager.default.fileExists(atPath: path) {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: NSNumber(value: Int16(0o600))], ofItemAtPath: path)
-        } else {
-            _ = FileManager.default.createFile(
-                atPath: path, contents: data, attributes: [.posixPermissions: NSNumber(value: Int16(0o600))])
-        }
+        try PrivateFile.write(try JSONEncoder().encode(credentials), to: path)
     }
 
     private static func clientData(_ type: String, _ challenge: [UInt8], _ origin: String) -> [UInt8] {

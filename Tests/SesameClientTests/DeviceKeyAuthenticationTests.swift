@@ -26,9 +26,7 @@ struct DeviceKeyAuthenticationTests {
             let store = FileDeviceKeyStore(path: directory + "/device-key.json")
             var flow = DeviceKeyAuthentication(client: client, store: store, presence: Presence(confirms: true))
             flow.algorithm = algorithm
-            try await client.startPasswordless(email: "ana@example.com")
-            let session = try await client.login(
-                email: "ana@example.com", code: try await server.code(for: "ana@example.com"), scope: Self.scope)
+            let session = try await server.signIn(client, scope: Self.scope)
             let key = try await flow.register(accessToken: session.accessToken, deviceName: "laptop")
             #expect(key.credentialID != nil && key.userID?.hasPrefix("email|") == true && key.algorithm == algorithm)
             let mode = (try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? NSNumber)?.intValue
@@ -44,14 +42,39 @@ struct DeviceKeyAuthenticationTests {
         }
     }
 
+    /// The seeds' order: with a `registerPublicKey` hook, the first `start()` makes and
+    /// registers the key itself, and `authenticate` is a hook the app may wrap.
+    @Test("TouchIDAuth's hooks: start registers through registerPublicKey, then authenticates through the hook")
+    func touchIDHooks() async throws {
+        try await LiveServer.run { server in
+            let client = server.client
+            let session = try await server.signIn(client, scope: Self.scope)
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-key-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let calls = Counter()
+            var flow = DeviceKeyAuthentication(
+                client: client, store: FileDeviceKeyStore(path: directory + "/device-key.json"),
+                presence: Presence(confirms: true))
+            flow.registerPublicKey = { pem, deviceID in
+                try await client.registerDeviceKey(
+                    publicKeyPEM: pem, deviceName: "phone", deviceID: deviceID, accessToken: session.accessToken)
+            }
+            flow.authenticate = { assertion, scope in
+                calls.increment()
+                return try await client.login(deviceKeyAssertion: assertion, scope: scope)
+            }
+            let signedIn = try await flow.start()
+            #expect(try await client.userInfo(accessToken: signedIn.accessToken).email == "ana@example.com")
+            #expect(calls.count == 1, "the authenticate hook sent the assertion")
+        }
+    }
+
     /// Attack: a token without the device-credential scope (any app's token) mints a key.
     @Test("registering needs the scope for it")
     func registrationNeedsScope() async throws {
         try await LiveServer.run { server in
             let client = SesameClient(domain: server.domain, clientID: server.clientID)
-            try await client.startPasswordless(email: "ana@example.com")
-            let session = try await client.login(
-                email: "ana@example.com", code: try await server.code(for: "ana@example.com"), scope: "openid")
+            let session = try await server.signIn(client, scope: "openid")
             let errors = ErrorLog()
             var flow = DeviceKeyAuthentication(
                 client: client, store: FileDeviceKeyStore(path: "/nonexistent/\(UUID().uuidString)"),
@@ -71,4 +94,12 @@ final class ErrorLog: @unchecked Sendable {
     private var errors: [any Error] = []
     func append(_ error: any Error) { lock.withLock { errors.append(error) } }
     var count: Int { lock.withLock { errors.count } }
+}
+
+/// How many times a hook ran.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func increment() { lock.withLock { value += 1 } }
+    var count: Int { lock.withLock { value } }
 }

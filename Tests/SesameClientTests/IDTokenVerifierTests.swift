@@ -16,9 +16,7 @@ struct IDTokenVerifierTests {
     func refusals() async throws {
         try await LiveServer.run { server in
             let client = SesameClient(domain: server.domain, clientID: server.clientID)
-            try await client.startPasswordless(email: "ana@example.com")
-            let credentials = try await client.login(
-                email: "ana@example.com", code: try await server.code(for: "ana@example.com"))
+            let credentials = try await server.signIn(client)
             let token = try #require(credentials.idToken)
             let transport = HTTPTransport(base: server.domain, session: .shared)
             let ours = IDTokenVerifier(transport: transport, clientID: server.clientID)

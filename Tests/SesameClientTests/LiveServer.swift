@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SesameAPI
+import SesameClient
 import SesameCore
 import SesameServer
 import SesameStorageSQL
@@ -55,6 +56,17 @@ struct LiveServer {
             throw LiveServerError("no code for \(recipient)")
         }
         return code
+    }
+
+    /// A client of this server's default application.
+    var client: SesameClient { SesameClient(domain: domain, clientID: clientID) }
+
+    /// Signs `email` in through `client` with the code the server sends, as a person would.
+    func signIn(
+        _ client: SesameClient, _ email: String = "ana@example.com", scope: String = SesameClient.defaultScope
+    ) async throws -> Credentials {
+        try await client.startPasswordless(email: email)
+        return try await client.login(email: email, code: try await code(for: email), scope: scope)
     }
 
     /// The newest sign-in link sent to `recipient`.

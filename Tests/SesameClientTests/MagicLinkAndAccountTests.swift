@@ -32,10 +32,8 @@ struct MagicLinkAndAccountTests {
     func accountPasskeys() async throws {
         try await LiveServer.run { server in
             let client = SesameClient(domain: server.domain, clientID: server.clientID)
-            try await client.startPasswordless(email: "ana@example.com")
             let scope = "openid email read:me:authentication_methods delete:me:authentication_methods"
-            let credentials = try await client.login(
-                email: "ana@example.com", code: try await server.code(for: "ana@example.com"), scope: scope)
+            let credentials = try await server.signIn(client, scope: scope)
             #expect(try await client.passkeys(accessToken: credentials.accessToken).isEmpty)
             await #expect { try await client.deletePasskey("nope", accessToken: credentials.accessToken) } throws: {
                 ($0 as? SesameClientError)?.status == 404

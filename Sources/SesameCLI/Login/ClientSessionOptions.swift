@@ -36,6 +36,14 @@ struct ClientSessionOptions: ParsableArguments {
         _ = FileManager.default.createFile(atPath: lastLoginPath, contents: data)
     }
 
+    /// The stored session's client and manager.
+    /// - Throws: `not signed in` when there is no session.
+    static func storedSession() throws -> (client: SesameClient, manager: CredentialsManager) {
+        guard let stored = try store.load() else { throw SesameClientErrorMessage("not signed in") }
+        let client = SesameClient(domain: stored.domain, clientID: stored.clientID)
+        return (client, CredentialsManager(client: client, store: store))
+    }
+
     /// The client: flags, then the environment, then the last login's server and application.
     func client() throws -> SesameClient {
         let environment = ProcessInfo.processInfo.environment

@@ -11,9 +11,7 @@ struct WhoamiCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await clientCommand {
-            guard let stored = try ClientSessionOptions.store.load() else { throw SesameClientErrorMessage("not signed in") }
-            let client = SesameClient(domain: stored.domain, clientID: stored.clientID)
-            let manager = CredentialsManager(client: client, store: ClientSessionOptions.store)
+            let (client, manager) = try ClientSessionOptions.storedSession()
             let profile: UserInfo
             do {
                 profile = try await client.userInfo(accessToken: try await manager.credentials().accessToken)
@@ -51,9 +49,7 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await clientCommand {
-            guard let stored = try ClientSessionOptions.store.load() else { throw SesameClientErrorMessage("not signed in") }
-            let client = SesameClient(domain: stored.domain, clientID: stored.clientID)
-            try await CredentialsManager(client: client, store: ClientSessionOptions.store).signOut()
+            try await ClientSessionOptions.storedSession().manager.signOut()
             print("Signed out.")
         }
     }

@@ -39,7 +39,9 @@ public struct TokenIssuer: Sendable {
         if refresh == nil, wantsRefreshToken(request, for: user) {
             refresh = try await storeRefreshToken(for: user, request, login).secret
         }
-        let (accessToken, lifetime) = try await accessToken(user, request, login)
+        // Only a login with a refresh-token family can be revoked as a family; naming one in
+        // the access token otherwise would cost a database read on every use for nothing.
+        let (accessToken, lifetime) = try await accessToken(user, request, login, family: refresh.map { _ in login.familyID })
         return TokenResponse(
             accessToken: accessToken, expiresIn: lifetime, idToken: idToken, refreshToken: refresh,
             scope: request.scope.description)
@@ -94,15 +96,16 @@ public struct TokenIssuer: Sendable {
 
     /// The access token and its lifetime: opaque (checked by Sesame on every use), or a JWT
     /// for an API audience (checked offline by the API, so shorter-lived).
+    /// - Parameter family: the refresh-token family the token dies with, when there is one.
     private func accessToken(
-        _ user: User, _ request: TokenGrantRequest, _ login: IssuedLogin
+        _ user: User, _ request: TokenGrantRequest, _ login: IssuedLogin, family: String?
     ) async throws -> (token: String, lifetime: Int) {
         let now = login.now.epochSeconds
         guard let audience = request.audience else {
             let lifetime = settings.accessTokenLifetime
             let token = try OpaqueAccessToken(
                 sub: user.userID, cid: request.application.clientID, scp: request.scope.description, iat: now,
-                exp: now + Int64(lifetime), jti: random.token(9), fid: login.familyID, ath: login.authTime.epochSeconds,
+                exp: now + Int64(lifetime), jti: random.token(9), fid: family, ath: login.authTime.epochSeconds,
                 iam: login.now.epochMilliseconds
             ).encode(with: hasher)
             return (token, lifetime)
@@ -111,7 +114,7 @@ public struct TokenIssuer: Sendable {
         let claims = AccessTokenClaims(
             iss: settings.issuer, sub: user.userID, aud: [audience, settings.issuer + "userinfo"],
             azp: request.application.clientID, iat: now, exp: now + Int64(lifetime), scope: request.scope.description,
-            jti: random.token(9), authTime: login.authTime.epochSeconds, sid: login.familyID)
+            jti: random.token(9), authTime: login.authTime.epochSeconds, sid: family)
         return (try await keys.signer().sign(claims, type: "at+jwt"), lifetime)
     }
 }

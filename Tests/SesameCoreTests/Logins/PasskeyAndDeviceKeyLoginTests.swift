@@ -61,14 +61,7 @@ struct PasskeyAndDeviceKeyLoginTests {
     @Test("device key: a key registered by an operator signs in once per jti")
     func deviceKeyLogin() async throws {
         try await CoreWorld.run { world in
-            _ = try await world.signIn("ana@example.com")
-            let user = try #require(try await world.sesame.storage.listUsers(limit: 1, offset: 0).first)
-            let key = P256.Signing.PrivateKey()
-            let credential = try await world.sesame.deviceKeys.credentials.register(
-                DeviceCredentialRegistration(
-                    deviceName: "phone", type: "public_key", value: .text(key.publicKey.pemRepresentation),
-                    deviceID: "1F2E3D4C", clientID: world.application.clientID, userID: user.userID),
-                by: .admin(tokenID: "operator"))
+            let (user, key, credential) = try await Self.enrollDevice(world)
             let now = world.clock.now().epochSeconds
             let jwt = try Self.jwt(
                 key, kid: credential.id,
@@ -85,14 +78,7 @@ struct PasskeyAndDeviceKeyLoginTests {
     @Test("an operator deletes a device credential: its key stops signing in, and the change is audited")
     func operatorDeletesDeviceKey() async throws {
         try await CoreWorld.run { world in
-            _ = try await world.signIn("ana@example.com")
-            let user = try #require(try await world.sesame.storage.listUsers(limit: 1, offset: 0).first)
-            let key = P256.Signing.PrivateKey()
-            let credential = try await world.sesame.deviceKeys.credentials.register(
-                DeviceCredentialRegistration(
-                    deviceName: "phone", type: "public_key", value: .text(key.publicKey.pemRepresentation),
-                    deviceID: "1F2E3D4C", clientID: world.application.clientID, userID: user.userID),
-                by: .admin(tokenID: "operator"))
+            let (user, key, credential) = try await Self.enrollDevice(world)
             let admin = CredentialAdministration(storage: world.sesame.storage, clock: world.clock)
             try await admin.deleteDeviceCredential(credential.id)
             let now = world.clock.now().epochSeconds
@@ -109,6 +95,19 @@ struct PasskeyAndDeviceKeyLoginTests {
                 ($0 as? SesameError)?.kind == .notFound
             }
         }
+    }
+
+    /// Ana, signed in with a code, and a P-256 device key an operator registered for her.
+    static func enrollDevice(_ world: CoreWorld) async throws -> (User, P256.Signing.PrivateKey, DeviceCredential) {
+        _ = try await world.signIn("ana@example.com")
+        let user = try #require(try await world.sesame.storage.listUsers(limit: 1, offset: 0).first)
+        let key = P256.Signing.PrivateKey()
+        let credential = try await world.sesame.deviceKeys.credentials.register(
+            DeviceCredentialRegistration(
+                deviceName: "phone", type: "public_key", value: .text(key.publicKey.pemRepresentation),
+                deviceID: "1F2E3D4C", clientID: world.application.clientID, userID: user.userID),
+            by: .admin(tokenID: "operator"))
+        return (user, key, credential)
     }
 
     static func jwt(_ key: P256.Signing.PrivateKey, kid: String, claims: [String: Any]) throws -> String {
