@@ -9,7 +9,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Sesame",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "sesame", targets: ["sesame"]),
         .executable(name: "sesame-bench", targets: ["sesame-bench"]),
@@ -195,6 +195,7 @@ let package = Package(
             name: "SesameClientTests",
             dependencies: [
                 "SesameClient", "SesameSoftwareAuthenticator", "SesameAPI", "SesameServer", "SesameCore", "SesameStorageSQL",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,79 +1,5 @@
-import Crypto
-public import Foundation
+import Foundation
 public import SesameAPI
-import _CryptoExtras
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// A device's key: the private key, and the credential Sesame registered it as.
-public struct DeviceKey: Codable, Sendable, Equatable {
-    /// How the key signs.
-    public enum Algorithm: String, Codable, Sendable {
-        /// P-256 (what the Secure Enclave and Android Keystore hold); the default.
-        case es256 = "ES256"
-        /// RSA 2048 (what TouchIDAuth made).
-        case rs256 = "RS256"
-    }
-
-    public var algorithm: Algorithm
-    /// The private key, PEM.
-    public var privateKeyPEM: String
-    /// The device credential's id (the JWT's `kid`), once registered.
-    public var credentialID: String?
-    /// The user the key signs in as (the JWT's `sub`).
-    public var userID: String?
-    /// A stable id of this device.
-    public var deviceID: String
-
-    /// A new key pair of `algorithm`.
-    public static func generate(_ algorithm: Algorithm = .es256) throws -> DeviceKey {
-        let pem: String
-        switch algorithm {
-        case .es256: pem = P256.Signing.PrivateKey().pemRepresentation
-        case .rs256: pem = try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
-        }
-        let deviceID = UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16)
-        return DeviceKey(algorithm: algorithm, privateKeyPEM: pem, credentialID: nil, userID: nil, deviceID: String(deviceID))
-    }
-
-    /// The public key, PEM (what `POST /api/v2/device-credentials` takes).
-    public func publicKeyPEM() throws -> String {
-        switch algorithm {
-        case .es256: try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM).publicKey.pemRepresentation
-        case .rs256: try _RSA.Signing.PrivateKey(pemRepresentation: privateKeyPEM).publicKey.pemRepresentation
-        }
-    }
-
-    /// A compact JWS of `claims`, signed with this key, its `kid` the credential id.
-    public func sign(_ claims: [String: any Sendable]) throws -> String {
-        let header: [String: Any] = ["alg": algorithm.rawValue, "typ": "JWT", "kid": credentialID ?? ""]
-        func part(_ object: [String: Any]) throws -> String {
-            Base64URL.encode(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
-        }
-        let input = Array((try part(header) + "." + (try part(claims))).utf8)
-        let signature: Data
-        switch algorithm {
-        case .es256:
-            signature = try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM).signature(for: input).rawRepresentation
-        case .rs256:
-            signature = try _RSA.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
-                .signature(for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5).rawRepresentation
-        }
-        return String(decoding: input, as: UTF8.self) + "." + Base64URL.encode(signature)
-    }
-}
-
-/// Where the device key lives: the Secure Enclave or Keychain on Apple platforms, a private
-/// file on Linux (``FileDeviceKeyStore``).
-public protocol DeviceKeyStore: Sendable {
-    func load() throws -> DeviceKey?
-    func save(_ key: DeviceKey) throws
-    func delete() throws
-}
 
 /// Asks the person whether it is them before the key signs (Touch ID / Face ID on Apple
 /// platforms, ``TerminalPresenceVerifier`` at a terminal).
@@ -124,7 +50,7 @@ public struct DeviceKeyAuthentication: Sendable {
     @discardableResult
     public func register(accessToken: String, deviceName: String) async throws -> DeviceKey {
         try await reporting {
-            try await enroll(try store.load() ?? DeviceKey.generate(algorithm)) { pem, deviceID in
+            try await enroll(try store.load() ?? store.makeKey(algorithm)) { pem, deviceID in
                 try await client.registerDeviceKey(
                     publicKeyPEM: pem, deviceName: deviceName, deviceID: deviceID, accessToken: accessToken)
             }
@@ -146,7 +72,8 @@ public struct DeviceKeyAuthentication: Sendable {
             let claims: [String: any Sendable] = [
                 "sub": userID, "aud": try await client.issuer(), "iat": now, "exp": now + 30, "jti": UUID().uuidString,
             ]
-            return try await authenticate(try key.sign(jwtPayload(claims)), scope)
+            let assertion = try key.sign(jwtPayload(claims)) { try store.signature(of: key, over: $0) }
+            return try await authenticate(assertion, scope)
         }
     }
 
@@ -159,13 +86,13 @@ public struct DeviceKeyAuthentication: Sendable {
     private func registeredKey() async throws -> DeviceKey {
         if let key = try store.load(), key.credentialID != nil { return key }
         guard let registerPublicKey else { throw SesameClientError.notSignedIn }
-        return try await enroll(try DeviceKey.generate(algorithm), with: registerPublicKey)
+        return try await enroll(try store.makeKey(algorithm), with: registerPublicKey)
     }
 
     /// Registers `key` through `registrar` and stores it with its credential.
     private func enroll(_ key: DeviceKey, with registrar: PublicKeyRegistrar) async throws -> DeviceKey {
         var key = key
-        let credential = try await registrar(try key.publicKeyPEM(), key.deviceID)
+        let credential = try await registrar(try store.publicKeyPEM(of: key), key.deviceID)
         key.credentialID = credential.id
         key.userID = credential.userID
         try store.save(key)
@@ -209,30 +136,6 @@ extension SesameClient {
     }
 }
 
-/// A device key in a JSON file readable only by its owner (0600), for Linux and the CLI.
-public struct FileDeviceKeyStore: DeviceKeyStore {
-    /// The file.
-    public let path: String
-
-    /// A store at `path`.
-    public init(path: String) {
-        self.path = path
-    }
-
-    public func load() throws -> DeviceKey? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try JSONDecoder().decode(DeviceKey.self, from: data)
-    }
-
-    public func save(_ key: DeviceKey) throws {
-        try PrivateFile.write(try JSONEncoder().encode(key), to: path)
-    }
-
-    public func delete() throws {
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-    }
-}
-
 /// Asks `Confirm it's you [y/N]` on the terminal; only `y` or `yes` confirms.
 public struct TerminalPresenceVerifier: UserPresenceVerifier {
     /// Creates the verifier.
@@ -242,23 +145,5 @@ public struct TerminalPresenceVerifier: UserPresenceVerifier {
         FileHandle.standardOutput.write(Data("Confirm it's you [y/N] ".utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
         return answer == "y" || answer == "yes"
-    }
-}
-
-/// Files that hold secrets (sessions, device keys, software passkeys): written 0600 in a 0700
-/// directory, to a temporary file renamed into place, so they are never readable by others
-/// and a crash never leaves half a file.
-public enum PrivateFile {
-    /// Replaces the file at `path` with `data`.
-    public static func write(_ data: Data, to path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: NSNumber(value: Int16(0o700))])
-        let temporary = path + ".tmp"
-        guard
-            FileManager.default.createFile(
-                atPath: temporary, contents: data, attributes: [.posixPermissions: NSNumber(value: Int16(0o600))])
-        else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary]) }
-        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
     }
 }

@@ -79,6 +79,7 @@ struct HTTPTransport: Sendable {
         let reset = headers["x-ratelimit-reset"].flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:))
         return .server(
             status: status, code: body?.error ?? "http_\(status)",
-            message: body?.errorDescription ?? HTTPURLResponse.localizedString(forStatusCode: status), rateLimitReset: reset)
+            message: body?.errorDescription ?? HTTPURLResponse.localizedString(forStatusCode: status),
+            errorReason: body?.errorReason, rateLimitReset: reset)
     }
 }

@@ -124,6 +124,8 @@ public final class PasswordlessLoginModel {
     static func message(for error: SesameClientError) -> String {
         if error.isNetworkError { return "No connection to the server. Check your network and try again." }
         if error.isRateLimited { return "Too many attempts. Wait a moment before trying again." }
+        if error.isCodeExpired { return "That code has expired. Ask for a new one." }
+        if error.isCodeUsedUp { return "That code can no longer be used. Ask for a new one." }
         if error.isInvalidCredentials { return "That code did not work. Check it, or ask for a new one." }
         return error.message
     }

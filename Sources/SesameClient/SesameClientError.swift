@@ -1,4 +1,5 @@
 public import Foundation
+import SesameAPI
 
 /// Why a call to Sesame failed, in the terms an app shows to a person: a wrong or dead code,
 /// too many attempts (and until when), no network, or the server's own words.
@@ -15,15 +16,22 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
     private let reason: Reason
     /// When a rate limit ends (from `X-RateLimit-Reset`), for a 429.
     public let rateLimitReset: Date?
+    /// The server's `error_reason`, when it sent one (`code_expired`, `code_attempts_exhausted`).
+    public let serverReason: String?
 
-    private init(_ reason: Reason, rateLimitReset: Date? = nil) {
+    private init(_ reason: Reason, rateLimitReset: Date? = nil, serverReason: String? = nil) {
         self.reason = reason
         self.rateLimitReset = rateLimitReset
+        self.serverReason = serverReason
     }
 
-    /// The server refused: its HTTP status and Auth0's `error` and `error_description`.
-    static func server(status: Int, code: String, message: String, rateLimitReset: Date?) -> SesameClientError {
-        SesameClientError(.server(status: status, code: code, message: message), rateLimitReset: rateLimitReset)
+    /// The server refused: its HTTP status, Auth0's `error` and `error_description`, and
+    /// Sesame's `error_reason`.
+    static func server(status: Int, code: String, message: String, errorReason: String? = nil, rateLimitReset: Date?)
+        -> SesameClientError
+    {
+        SesameClientError(
+            .server(status: status, code: code, message: message), rateLimitReset: rateLimitReset, serverReason: errorReason)
     }
 
     /// The server could not be reached, or the connection failed.
@@ -65,9 +73,15 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
         return nil
     }
 
-    /// A wrong, used, superseded or expired code or link (Sesame does not say which, by
-    /// design), or a refresh token that no longer works: ask the person to start again.
+    /// A wrong, used, superseded or expired code or link, or a refresh token that no longer
+    /// works. ``isCodeExpired`` and ``isCodeUsedUp`` say when typing again cannot help.
     public var isInvalidCredentials: Bool { code == "invalid_grant" }
+
+    /// The code's lifetime is over: offer to send a new one.
+    public var isCodeExpired: Bool { isInvalidCredentials && serverReason == ErrorReason.codeExpired }
+
+    /// The code took its last wrong guess and is dead: offer to send a new one.
+    public var isCodeUsedUp: Bool { isInvalidCredentials && serverReason == ErrorReason.codeAttemptsExhausted }
 
     /// Too many requests or wrong codes; ``rateLimitReset`` says when to try again.
     public var isRateLimited: Bool { status == 429 }

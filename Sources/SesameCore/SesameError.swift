@@ -77,6 +77,8 @@ public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
     public let rateLimit: RateLimitStatus?
     /// Internal detail for the log, never sent.
     public let logDetail: String?
+    /// The wire `error_reason` (``ErrorReason``), when an app can act on more than the code.
+    public private(set) var reason: String?
 
     /// Creates an error.
     public init(_ kind: Kind, _ code: Code, _ message: String, rateLimit: RateLimitStatus? = nil, logDetail: String? = nil) {
@@ -87,11 +89,18 @@ public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
         self.logDetail = logDetail
     }
 
+    /// The same error, telling the client why (`error_reason`).
+    public func because(_ reason: String) -> SesameError {
+        var copy = self
+        copy.reason = reason
+        return copy
+    }
+
     public var description: String { "\(code): \(message)" + (logDetail.map { " (\($0))" } ?? "") }
 
-    /// Equality on code and message: what a client sees.
+    /// Equality on code, message and reason: what a client sees.
     public static func == (lhs: SesameError, rhs: SesameError) -> Bool {
-        lhs.kind == rhs.kind && lhs.code == rhs.code && lhs.message == rhs.message
+        lhs.kind == rhs.kind && lhs.code == rhs.code && lhs.message == rhs.message && lhs.reason == rhs.reason
     }
 }
 

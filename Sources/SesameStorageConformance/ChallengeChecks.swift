@@ -48,6 +48,21 @@ enum ChallengeChecks {
             try await expect(try await store.deleteExpiredChallenges(before: clock.now()) == 1, "GC removes only the expired one")
             try await expect(try await store.consumeChallenge(id: "c2", at: clock.now()), "the live one survives GC")
         },
+        ConformanceCheck("challenges: the newest in any state, with its attempts and consumption") { store, clock in
+            let none = try await store.newestChallenge(connection: "email", recipient: "ana@example.com")
+            try await expect(none == nil, "no challenge, none newest")
+            try await store.createChallenge(Fixture.challenge(id: "old", maxAttempts: 1, at: clock.now()))
+            clock.advance(by: 1)
+            try await store.createChallenge(Fixture.challenge(id: "new", maxAttempts: 1, at: clock.now()))
+            _ = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: clock.now())
+            let spent = try await store.newestChallenge(connection: "email", recipient: "ana@example.com")
+            try await expect(spent?.id == "new" && spent?.attempts == 1 && spent?.consumedAt == nil, "newest, used up")
+            clock.advance(by: 200)
+            let expired = try await store.newestChallenge(connection: "email", recipient: "ana@example.com")
+            try await expect(expired?.id == "new", "an expired challenge is still the newest")
+            let other = try await store.newestChallenge(connection: "email", recipient: "bo@example.com")
+            try await expect(other == nil, "another recipient's challenges are not theirs")
+        },
         ConformanceCheck("challenges: a refund gives one attempt back") { store, clock in
             try await store.createChallenge(Fixture.challenge(id: "c1", maxAttempts: 1, at: clock.now()))
             _ = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: clock.now())

@@ -41,6 +41,17 @@ extension SQLStorage: ChallengeRepository {
         }
     }
 
+    public func newestChallenge(connection: String, recipient: String) async throws -> Challenge? {
+        try await executor.read { db in
+            try await db.raw(
+                """
+                SELECT * FROM challenges WHERE connection = \(bind: connection) AND recipient = \(bind: recipient)
+                ORDER BY seq DESC LIMIT 1
+                """
+            ).first().map(Self.challenge(from:))
+        }
+    }
+
     public func refundAttempt(challengeID: String) async throws {
         try await executor.write { db in
             try await db.raw("UPDATE challenges SET attempts = attempts - 1 WHERE id = \(bind: challengeID) AND attempts > 0")

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SesameAPI
 import SesameClient
@@ -69,6 +70,24 @@ struct DeviceKeyAuthenticationTests {
         }
     }
 
+    /// The seam the Secure Enclave store uses, exercised on Linux: the store makes the key,
+    /// keeps the private half to itself (the saved `DeviceKey` carries only a handle) and signs
+    /// every assertion.
+    @Test("a store that keeps its keys in hardware makes, registers and signs without handing out the private key")
+    func hardwareStore() async throws {
+        try await LiveServer.run { server in
+            let client = server.client
+            let session = try await server.signIn(client, scope: Self.scope)
+            let store = HardwareLikeStore()
+            let flow = DeviceKeyAuthentication(client: client, store: store, presence: Presence(confirms: true))
+            let key = try await flow.register(accessToken: session.accessToken, deviceName: "phone")
+            #expect(key.privateKeyPEM.isEmpty && key.hardwareKey != nil, "only a handle is stored")
+            let signedIn = try await flow.start()
+            #expect(try await client.userInfo(accessToken: signedIn.accessToken).email == "ana@example.com")
+            #expect(store.signatures == 1, "the store signed the assertion")
+        }
+    }
+
     /// Attack: a token without the device-credential scope (any app's token) mints a key.
     @Test("registering needs the scope for it")
     func registrationNeedsScope() async throws {
@@ -102,4 +121,40 @@ final class Counter: @unchecked Sendable {
     private var value = 0
     func increment() { lock.withLock { value += 1 } }
     var count: Int { lock.withLock { value } }
+}
+
+/// Stands in for the Secure Enclave: private keys live here, keyed by an opaque handle, and
+/// never in the `DeviceKey` that gets saved.
+final class HardwareLikeStore: DeviceKeyStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var keys: [Data: P256.Signing.PrivateKey] = [:]
+    private var saved: DeviceKey?
+    private var signed = 0
+
+    var signatures: Int { lock.withLock { signed } }
+
+    func load() throws -> DeviceKey? { lock.withLock { saved } }
+    func save(_ key: DeviceKey) throws { lock.withLock { saved = key } }
+    func delete() throws { lock.withLock { saved = nil } }
+
+    func makeKey(_ algorithm: DeviceKey.Algorithm) throws -> DeviceKey {
+        let handle = Data(UUID().uuidString.utf8)
+        lock.withLock { keys[handle] = P256.Signing.PrivateKey() }
+        return DeviceKey(algorithm: .es256, privateKeyPEM: "", hardwareKey: handle, deviceID: DeviceKey.newDeviceID())
+    }
+
+    func publicKeyPEM(of key: DeviceKey) throws -> String { try privateKey(key).publicKey.pemRepresentation }
+
+    func signature(of key: DeviceKey, over input: [UInt8]) throws -> Data {
+        let privateKey = try privateKey(key)
+        lock.withLock { signed += 1 }
+        return try privateKey.signature(for: input).rawRepresentation
+    }
+
+    private func privateKey(_ key: DeviceKey) throws -> P256.Signing.PrivateKey {
+        guard let handle = key.hardwareKey, let privateKey = lock.withLock({ keys[handle] }) else {
+            throw CocoaError(.keyValueValidation)
+        }
+        return privateKey
+    }
 }

@@ -38,7 +38,7 @@ struct SesameClientTests {
         }
     }
 
-    @Test("a wrong code is invalid credentials with the server's words; a spent refresh token likewise")
+    @Test("a wrong code is invalid credentials with the server's words, the third is used up; a spent refresh token likewise")
     func typedErrors() async throws {
         try await LiveServer.run { server in
             let client = SesameClient(domain: server.domain, clientID: server.clientID)
@@ -48,14 +48,19 @@ struct SesameClientTests {
             } throws: { error in
                 let error = error as? SesameClientError
                 return error?.isInvalidCredentials == true && error?.message == "Wrong email or verification code."
+                    && error?.isCodeExpired == false && error?.isCodeUsedUp == false
             }
+            _ = try? await client.login(email: "ana@example.com", code: "000000")
+            await #expect {
+                _ = try await client.login(email: "ana@example.com", code: "000000")
+            } throws: { ($0 as? SesameClientError)?.isCodeUsedUp == true }
             await #expect { _ = try await client.renew(refreshToken: "not-a-token") } throws: {
                 ($0 as? SesameClientError)?.isInvalidCredentials == true
             }
         }
     }
 
-    @Test("an expired code and a revoked refresh token are invalid credentials")
+    @Test("an expired code is invalid credentials and says it expired; a revoked refresh token is invalid credentials")
     func expiredAndRevoked() async throws {
         try await LiveServer.run { server in
             let client = SesameClient(domain: server.domain, clientID: server.clientID)
@@ -63,7 +68,8 @@ struct SesameClientTests {
             let code = try await server.code(for: "ana@example.com")
             server.clock.advance(by: 181)
             await #expect { _ = try await client.login(email: "ana@example.com", code: code) } throws: {
-                ($0 as? SesameClientError)?.isInvalidCredentials == true
+                let error = $0 as? SesameClientError
+                return error?.isInvalidCredentials == true && error?.isCodeExpired == true && error?.isCodeUsedUp == false
             }
             let credentials = try await server.signIn(client)
             let refreshToken = try #require(credentials.refreshToken)

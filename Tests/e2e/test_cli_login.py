@@ -97,6 +97,17 @@ def test_wrong_codes_reprompt_then_exit_readably(sesame, tmp_path):
     assert "Fatal error" not in err and "Stack" not in err
 
 
+def test_prompts_follow_the_servers_attempt_cap(sesame, tmp_path):
+    """The CLI does not guess how many tries a code has: with max_attempts 5 it prompts five
+    times and stops when the server says the code is used up."""
+    sesame.cli("admin", "connections", "update", "email", "--max-attempts", "5")
+    status, out, err = login(sesame, tmp_path, "email", "ana@example.com", codes=lambda n: "000000",
+                             recipient="ana@example.com")
+    assert status == 1
+    assert out.count("Code: ") == 5
+    assert "used up" in err
+
+
 def test_bad_domain_is_a_usage_error(sesame, tmp_path):
     out = cli(sesame, tmp_path, "login", "email", "ana@example.com", "--domain", "ftp://x", "--client-id", "c")
     assert out.returncode != 0 and "--domain must be an http:// or https:// URL" in out.stderr

@@ -44,14 +44,14 @@ struct LoginCommand: AsyncParsableCommand {
         }
     }
 
-    /// Wrong guesses a code takes before it is dead (the server's default `max_attempts`):
-    /// the server answers a dead code like a wrong one, so the prompt stops here.
-    static let attempts = 3
+    /// A bound on prompts for a server that never says a code is dead (Sesame says so with
+    /// `error_reason` when the connection's `max_attempts` is spent).
+    static let maximumPrompts = 10
 }
 
-/// Prompts `Code:` and signs in; a wrong code prompts again until the code is spent.
+/// Prompts `Code:` and signs in; a wrong code prompts again until the server says it is dead.
 private func codeLogin(_ client: SesameClient, _ login: (String) async throws -> Credentials) async throws {
-    for attempt in 1...LoginCommand.attempts {
+    for prompt in 1...LoginCommand.maximumPrompts {
         // Unbuffered, so the prompt shows before the read waits.
         FileHandle.standardOutput.write(Data("Code: ".utf8))
         guard let code = readLine()?.trimmingCharacters(in: .whitespaces), !code.isEmpty else {
@@ -61,7 +61,11 @@ private func codeLogin(_ client: SesameClient, _ login: (String) async throws ->
             let credentials = try await login(code)
             try await completeLogin(client, credentials)
             return
-        } catch let error as SesameClientError where error.isInvalidCredentials && attempt < LoginCommand.attempts {
+        } catch let error as SesameClientError where error.isCodeExpired {
+            throw SesameClientErrorMessage("The code has expired: run the command again for a new one.")
+        } catch let error as SesameClientError
+            where error.isInvalidCredentials && !error.isCodeUsedUp && prompt < LoginCommand.maximumPrompts
+        {
             FileHandle.standardError.write(Data("\(error.message) Try again.\n".utf8))
         } catch let error as SesameClientError where error.isInvalidCredentials {
             throw SesameClientErrorMessage("\(error.message) The code is used up: run the command again for a new one.")

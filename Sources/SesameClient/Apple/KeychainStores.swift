@@ -67,14 +67,19 @@
         }
     }
 
-    /// The device key in the Keychain (this device only). A Secure Enclave key, which never
-    /// leaves the hardware, needs a signing hook in `DeviceKey` that is not written yet.
+    /// A software device key in the Keychain (this device only), for devices without a
+    /// Secure Enclave; prefer `SecureEnclaveDeviceKeyStore` where it is available.
     public struct KeychainDeviceKeyStore: DeviceKeyStore {
         let item: KeychainItem
 
         /// A store under `service`.
         public init(service: String) {
-            item = KeychainItem(service: service, account: "sesame.device-key")
+            self.init(item: KeychainItem(service: service, account: "sesame.device-key"))
+        }
+
+        /// A store in `item` (the Secure Enclave store keeps its handles in another item).
+        init(item: KeychainItem) {
+            self.item = item
         }
 
         public func load() throws -> DeviceKey? {

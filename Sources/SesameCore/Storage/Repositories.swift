@@ -58,6 +58,10 @@ public protocol ChallengeRepository: Sendable {
     /// before any comparison, and returns it with the new count. Returns nil when that
     /// challenge is expired, consumed or already at its attempt cap (nothing is counted then).
     func registerAttempt(connection: String, recipient: String, at: Date) async throws -> Challenge?
+    /// The recipient's newest challenge in any state (live, expired, consumed, used up), to
+    /// tell a client why a code failed after ``registerAttempt(connection:recipient:at:)``
+    /// found none live.
+    func newestChallenge(connection: String, recipient: String) async throws -> Challenge?
     /// Gives back one attempt (a correct check that did not consume the code).
     func refundAttempt(challengeID: String) async throws
     /// Marks a challenge consumed. True for exactly one of any number of concurrent callers.

@@ -27,7 +27,7 @@ extension SesameError: HTTPResponseError {
     /// The response, without a request (errors raised outside a route).
     var response: Response {
         var response =
-            (try? Responses.json(ErrorBody(error: code.rawValue, errorDescription: message), status: status))
+            (try? Responses.json(ErrorBody(error: code.rawValue, errorDescription: message, errorReason: reason), status: status))
             ?? Response(status: .internalServerError)
         if let limit = rateLimit { response.headers.setRateLimit(limit) }
         if let challenge = bearerChallenge { response.headers[.wwwAuthenticate] = challenge }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SesameAPI
 
 /// Email and SMS one-time codes and magic links: issue a secret, check it, consume it.
 ///
@@ -59,13 +60,14 @@ public struct PasswordlessLogin: Sendable {
         // Counted first, in its own statement: a guess that loses a race still costs an attempt.
         guard
             let challenge = try await storage.registerAttempt(connection: connection.name, recipient: recipient, at: clock.now())
-        else { throw wrongCode(connection, detail: "no live challenge") }
+        else { throw try await deadCode(connection, recipient: recipient) }
         guard hasher.matches(code, stored: challenge.secretHash, purpose: .challenge) else {
             await coordinator.audit(.otpFailed, detail: "\(connection.name) attempt \(challenge.attempts)")
             if try await budget.spend(at: clock.now()) {
                 await coordinator.audit(.otpFailureBudgetExhausted, detail: "\(connection.name) recipient budget spent")
             }
-            throw wrongCode(connection, detail: "code mismatch")
+            let wrong = wrongCode(connection, detail: "code mismatch")
+            throw challenge.attempts >= challenge.maxAttempts ? wrong.because(ErrorReason.codeAttemptsExhausted) : wrong
         }
         // A code is redeemable only by the application that asked for it: a low-trust app must
         // not redeem a code mailed as "Sign in to Trusted App".
@@ -105,6 +107,19 @@ public struct PasswordlessLogin: Sendable {
             detail: "\(connection.name): removed \(passkeys) passkey(s) and \(deviceKeys) device key(s) and revoked every "
                 + "token issued before verification")
         return updated
+    }
+
+    /// The answer when the recipient has no live code. The description stays Auth0's (SDKs
+    /// match its text); `error_reason` tells an app to offer a new code when the newest one
+    /// ran out of time or guesses. A code is stored for every start, known address or not,
+    /// so this says nothing about accounts; a used or superseded code gets no reason.
+    private func deadCode(_ connection: Connection, recipient: String) async throws -> SesameError {
+        let wrong = wrongCode(connection, detail: "no live challenge")
+        guard let newest = try await storage.newestChallenge(connection: connection.name, recipient: recipient),
+            newest.consumedAt == nil
+        else { return wrong }
+        if newest.attempts >= newest.maxAttempts { return wrong.because(ErrorReason.codeAttemptsExhausted) }
+        return newest.expiresAt <= clock.now() ? wrong.because(ErrorReason.codeExpired) : wrong
     }
 
     func wrongCode(_ connection: Connection, detail: String) -> SesameError {
