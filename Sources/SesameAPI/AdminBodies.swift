@@ -15,13 +15,15 @@ public struct ApplicationBody: Codable, Sendable, Equatable {
     public var createdAt: String
     /// Device-key logins need a `/device-key/challenge` nonce.
     public var deviceKeyNonceRequired: Bool?
+    /// Where logout may send the browser.
+    public var logoutURLs: [String]?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id", clientSecret = "client_secret", name, type, callbacks
         case allowedOrigins = "allowed_origins", grantTypes = "grant_types", iosBundleIDs = "ios_bundle_ids"
         case androidPackages = "android_packages", isDefault = "default", createdAt = "created_at"
         case iosTeamID = "ios_team_id", androidFingerprints = "android_sha256_cert_fingerprints"
-        case deviceKeyNonceRequired = "device_key_nonce_required"
+        case deviceKeyNonceRequired = "device_key_nonce_required", logoutURLs = "logout_urls"
     }
 
     /// Creates an application body.

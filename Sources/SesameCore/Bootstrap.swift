@@ -41,12 +41,15 @@ public struct Bootstrap: Sendable {
     }
 
     /// The default application, created on first start: a public native app whose grants
-    /// all work with `client_id` alone.
-    public func defaultApplication() async throws -> Application {
+    /// all work with `client_id` alone. Its callbacks include the issuer's `/welcome` page, so
+    /// a first browser sign-in ends on a page that shows who signed in.
+    public func defaultApplication(issuer: String) async throws -> Application {
         if let existing = try await storage.listApplications().first(where: \.isDefault) { return existing }
-        let application = Application(
+        let welcome = (issuer.hasSuffix("/") ? issuer : issuer + "/") + "welcome"
+        var application = Application(
             clientID: random.alphanumeric(32), clientSecret: nil, name: "Default App", type: .native,
-            callbacks: ["http://localhost:3000/callback"], isDefault: true, createdAt: clock.now())
+            callbacks: ["http://localhost:3000/callback", welcome], isDefault: true, createdAt: clock.now())
+        application.logoutURLs = [welcome]
         try await storage.createApplication(application)
         return application
     }

@@ -20,6 +20,10 @@ public struct Sesame: Sendable {
     public let tokens: TokenService
     /// Magic links and the hosted `/authorize` page: logins that end in a redirect.
     public let redirectLogin: RedirectLogin
+    /// Browser sessions of the hosted page: single sign-on, silent authentication, logout.
+    public let sessions: BrowserSessions
+    /// `/v2/logout` and the OIDC end-session endpoint.
+    public let logout: Logout
     public let passkeys: PasskeyLogin
     public let passkeyManagement: PasskeyManagement
     /// Device-key login, device credentials and management tokens.
@@ -55,7 +59,12 @@ public struct Sesame: Sendable {
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
         self.passkeys = passkeys
         self.redirectLogin = RedirectLogin(
-            applications: storage, passwordless: passwordless, passkeys: passkeys, tokens: tokens, coordinator: coordinator)
+            applications: storage, passwordless: passwordless, passkeys: passkeys, tokens: tokens, coordinator: coordinator,
+            clock: clock)
+        self.sessions = BrowserSessions(
+            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
+            administration: SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger))
+        self.logout = Logout(applications: storage, sessions: sessions, keys: keys)
         self.passkeyManagement = PasskeyManagement(
             storage: storage, coordinator: coordinator, clock: clock, recentLoginWindow: settings.recentLoginWindow)
         self.origins = OriginPolicy(applications: storage, settings: settings)
@@ -78,7 +87,7 @@ public struct Sesame: Sendable {
             let hmacKeys = try await setup.hmacKeys()
             let signingKeys = try await setup.signingKeys()
             try await setup.connections(overrides: connections)
-            _ = try await setup.defaultApplication()
+            _ = try await setup.defaultApplication(issuer: settings.issuer)
             return (hmacKeys, signingKeys)
         }
         let keys = try await KeyRing(

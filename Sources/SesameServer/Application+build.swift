@@ -46,10 +46,17 @@ public func buildRouter(_ sesame: Sesame, proxies: ProxyPolicy) -> Router<Sesame
         passwordless: sesame.passwordless, deviceKeys: sesame.deviceKeys.login, clients: sesame.clients, proxies: proxies
     ).register(on: router)
     PasswordlessController(passwordless: sesame.passwordless, proxies: proxies).register(on: router)
-    MagicLinkController(redirectLogin: sesame.redirectLogin, proxies: proxies).register(on: router)
+    let cookie = SessionCookie(settings: sesame.settings)
+    let signIn = BrowserSignIn(sessions: sesame.sessions, cookie: cookie)
+    MagicLinkController(redirectLogin: sesame.redirectLogin, signIn: signIn, proxies: proxies).register(on: router)
     AuthorizeController(
-        redirectLogin: sesame.redirectLogin, passwordless: sesame.passwordless, passkeys: sesame.passkeys, proxies: proxies
+        redirectLogin: sesame.redirectLogin, passwordless: sesame.passwordless, passkeys: sesame.passkeys,
+        sessions: sesame.sessions, signIn: signIn, proxies: proxies
     ).register(on: router)
+    SessionController(
+        sessions: sesame.sessions, logout: sesame.logout, tokens: sesame.tokens, cookie: cookie, proxies: proxies
+    ).register(on: router)
+    WelcomeController(settings: sesame.settings, applications: sesame.storage, tokens: sesame.tokens).register(on: router)
     OIDCController(settings: sesame.settings, keys: sesame.keys, tokens: sesame.tokens, health: sesame.storage).register(
         on: router)
     PasskeyController(

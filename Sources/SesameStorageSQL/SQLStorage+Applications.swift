@@ -13,6 +13,7 @@ private struct ApplicationOptions: Codable {
     var iosTeamID: String?
     var androidFingerprints: [String]?
     var deviceKeyNonceRequired: Bool?
+    var logoutURLs: [String]?
 }
 
 extension SQLStorage: ApplicationRepository {
@@ -81,7 +82,8 @@ extension SQLStorage: ApplicationRepository {
                 grantTypes: application.grantTypes, iosBundleIDs: application.iosBundleIDs,
                 androidPackages: application.androidPackages, iosTeamID: application.iosTeamID,
                 androidFingerprints: application.androidFingerprints,
-                deviceKeyNonceRequired: application.deviceKeyNonceRequired ? true : nil))
+                deviceKeyNonceRequired: application.deviceKeyNonceRequired ? true : nil,
+                logoutURLs: application.logoutURLs.isEmpty ? nil : application.logoutURLs))
     }
 
     private static func application(from row: any SQLRow) throws -> Application {
@@ -97,6 +99,7 @@ extension SQLStorage: ApplicationRepository {
             iosTeamID: options.iosTeamID, androidFingerprints: options.androidFingerprints ?? [],
             createdAt: try row.date("created_at"))
         application.deviceKeyNonceRequired = options.deviceKeyNonceRequired ?? false
+        application.logoutURLs = options.logoutURLs ?? []
         return application
     }
 }

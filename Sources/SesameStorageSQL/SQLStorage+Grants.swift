@@ -8,10 +8,10 @@ extension SQLStorage: GrantRepository {
             try await db.raw(
                 """
                 INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, nonce, audience,
-                code_challenge, created_at, expires_at) VALUES (\(bind: Data(code.codeHash)), \(bind: code.clientID),
-                \(bind: code.userID), \(bind: code.redirectURI), \(bind: code.scope), \(bind: code.nonce),
-                \(bind: code.audience), \(bind: code.codeChallenge), \(bind: code.createdAt.sqlValue),
-                \(bind: code.expiresAt.sqlValue))
+                code_challenge, created_at, expires_at, auth_time) VALUES (\(bind: Data(code.codeHash)),
+                \(bind: code.clientID), \(bind: code.userID), \(bind: code.redirectURI), \(bind: code.scope),
+                \(bind: code.nonce), \(bind: code.audience), \(bind: code.codeChallenge), \(bind: code.createdAt.sqlValue),
+                \(bind: code.expiresAt.sqlValue), \(bind: code.authTime?.sqlValue))
                 """
             ).run()
         }
@@ -179,6 +179,7 @@ extension SQLStorage: GrantRepository {
             codeHash: try row.bytes("code_hash"), clientID: try row.string("client_id"), userID: try row.string("user_id"),
             redirectURI: try row.string("redirect_uri"), scope: try row.string("scope"), nonce: try row.optionalString("nonce"),
             audience: try row.optionalString("audience"), codeChallenge: try row.optionalString("code_challenge"),
-            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
+            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
+            authTime: try row.optionalDate("auth_time"))
     }
 }

@@ -7,6 +7,7 @@ import SesameCore
 struct ApplicationSettingsOptions: ParsableArguments {
     @Option(name: .customLong("callback"), help: "Allowed callback URL (repeatable).") var callbacks: [String] = []
     @Option(name: .customLong("allowed-origin"), help: "Allowed web origin (repeatable).") var origins: [String] = []
+    @Option(name: .customLong("logout-url"), help: "Allowed logout return URL (repeatable).") var logoutURLs: [String] = []
     @Option(name: .customLong("grant"), help: "Enabled grant type (repeatable; default: all).") var grants: [String] = []
     @Option(name: .customLong("ios-bundle-id"), help: "iOS bundle id for link_ios (repeatable).") var iosBundleIDs: [String] = []
     @Option(name: .customLong("android-package"), help: "Android package for link_android (repeatable).")
@@ -21,7 +22,7 @@ struct ApplicationSettingsOptions: ParsableArguments {
     var deviceKeyNonceRequired: Bool?
 
     func validate() throws {
-        try Self.validateURLs(callbacks + origins)
+        try Self.validateURLs(callbacks + origins + logoutURLs)
         let unknown = grants.filter { !GrantType.defaults.contains($0) }
         guard unknown.isEmpty else {
             throw ValidationError(
@@ -51,6 +52,7 @@ struct ApplicationSettingsOptions: ParsableArguments {
         try Self.validateCallbacks(callbacks, type: app.type)
         if replace || !callbacks.isEmpty { app.callbacks = callbacks }
         if replace || !origins.isEmpty { app.allowedOrigins = origins }
+        if replace || !logoutURLs.isEmpty { app.logoutURLs = logoutURLs }
         if !grants.isEmpty { app.grantTypes = grants }
         if replace || !iosBundleIDs.isEmpty { app.iosBundleIDs = iosBundleIDs }
         if replace || !androidPackages.isEmpty { app.androidPackages = androidPackages }

@@ -104,6 +104,7 @@ func printApplication(_ app: Application, json: Bool) throws {
     print("name:             \(app.name)\ntype:             \(app.type.rawValue)")
     print("callbacks:        \(app.callbacks.joined(separator: " "))")
     print("allowed origins:  \(app.allowedOrigins.joined(separator: " "))")
+    print("logout URLs:      \(app.logoutURLs.joined(separator: " "))")
     print("grant types:      \(app.grantTypes.joined(separator: " "))")
     print("device-key nonce: \(app.deviceKeyNonceRequired ? "required" : "not required")")
 }
@@ -117,5 +118,6 @@ extension ApplicationBody {
             androidFingerprints: app.androidFingerprints, isDefault: app.isDefault,
             createdAt: ISO8601.string(app.createdAt))
         deviceKeyNonceRequired = app.deviceKeyNonceRequired
+        logoutURLs = app.logoutURLs
     }
 }

@@ -38,4 +38,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case userBlocked = "user_blocked"
     case userUnblocked = "user_unblocked"
     case userDeleted = "user_deleted"
+    /// A browser session gave a code without asking (single sign-on, silent authentication).
+    case sessionLogin = "session_login"
+    /// A browser session ended: logout, the person, an administrator.
+    case sessionEnded = "session_ended"
 }

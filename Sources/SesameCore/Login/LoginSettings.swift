@@ -47,6 +47,10 @@ public struct LoginSettings: Sendable, Equatable {
     public var passkeyOrigins: [String] = []
     /// Seconds between reloads of the signing keys, so a rotation reaches every instance.
     public var keyRefreshInterval: TimeInterval = 60
+    /// Seconds a browser session lives without use (Auth0: 3 days).
+    public var sessionIdleLifetime: Int = 3 * 86400
+    /// Seconds a browser session lives at most, however active (Auth0: 7 days).
+    public var sessionLifetime: Int = 7 * 86400
     /// Device-key login rules (key types, assertion lifetime, clock skew).
     public var deviceKeys = DeviceKeyPolicy()
 

@@ -28,7 +28,7 @@ public struct OriginPolicy: Sendable {
     }
 
     /// `scheme://host[:port]` of a URL.
-    static func origin(of url: String) -> String? {
+    public static func origin(of url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host
         else { return nil }
         return components.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"

@@ -25,8 +25,9 @@ public struct UserAdministration: Sendable {
         return user
     }
 
-    /// Blocks a user: no codes are delivered, no login succeeds, and every refresh token (with
-    /// the access tokens of its family) is revoked, in one transaction.
+    /// Blocks a user: no codes are delivered, no login succeeds, every refresh token (with
+    /// the access tokens of its family) is revoked, in one transaction, and every browser
+    /// session ends.
     @discardableResult
     public func block(_ userID: String) async throws -> User {
         try await setBlocked(true, userID, event: .userBlocked)
@@ -38,16 +39,19 @@ public struct UserAdministration: Sendable {
         try await setBlocked(false, userID, event: .userUnblocked)
     }
 
-    /// Deletes a user and revokes their refresh tokens, in one transaction.
+    /// Deletes a user and revokes their refresh tokens, in one transaction, then ends their
+    /// browser sessions (a session of a deleted user is refused anyway: it finds no user).
     public func delete(_ userID: String) async throws {
         let user = try await user(userID)
         try await storage.deleteUser(id: user.id, at: clock.now())
+        try await storage.revokeBrowserSessions(userID: user.userID, at: clock.now())
         await audit.record(.userDeleted, user: user.userID, detail: "by an operator")
     }
 
     private func setBlocked(_ blocked: Bool, _ userID: String, event: AuditEventType) async throws -> User {
         let user = try await user(userID)
         let updated = try await storage.setUserBlocked(id: user.id, blocked, at: clock.now())
+        if blocked { try await storage.revokeBrowserSessions(userID: user.userID, at: clock.now()) }
         await audit.record(event, user: user.userID, detail: "by an operator")
         return updated
     }

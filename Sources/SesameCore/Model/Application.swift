@@ -37,6 +37,8 @@ public struct Application: Sendable, Codable, Equatable {
     public var createdAt: Date
     /// Device-key logins must carry a one-use nonce from `POST /device-key/challenge`.
     public var deviceKeyNonceRequired = false
+    /// Where logout may send the browser (`returnTo`, `post_logout_redirect_uri`), matched exactly.
+    public var logoutURLs: [String] = []
 
     /// Creates an application record.
     public init(

@@ -13,12 +13,16 @@ public struct AuthorizationCode: Sendable, Codable, Equatable {
     public var codeChallenge: String?
     public var createdAt: Date
     public var expiresAt: Date
+    /// When the person last proved who they are: now for a fresh login, earlier for a code
+    /// from a browser session (`auth_time`). Nil on codes stored before sessions existed.
+    public var authTime: Date?
 
     /// Creates an authorization code record.
     public init(
         codeHash: [UInt8], clientID: String, userID: String, redirectURI: String, scope: String, nonce: String?,
-        audience: String?, codeChallenge: String?, createdAt: Date, expiresAt: Date
+        audience: String?, codeChallenge: String?, createdAt: Date, expiresAt: Date, authTime: Date? = nil
     ) {
+        self.authTime = authTime
         self.codeHash = codeHash
         self.clientID = clientID
         self.userID = userID

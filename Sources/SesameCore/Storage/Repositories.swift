@@ -173,3 +173,4 @@ public protocol StorageHealth: Sendable {
 public typealias SesameStorage = UserRepository & ApplicationRepository & ConnectionRepository
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
     & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository
+    & BrowserSessionRepository

@@ -62,4 +62,6 @@ public enum SecretPurpose: String, Sendable {
     case deviceNonce = "device_nonce", adminToken = "admin_token"
     /// Derives a rotated refresh token's replacement from the presented token.
     case refreshRotation = "refresh_rotation"
+    /// The hosted login page's session cookie.
+    case browserSession = "browser_session"
 }

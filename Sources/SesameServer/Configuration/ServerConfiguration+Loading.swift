@@ -86,6 +86,8 @@ extension ServerConfiguration {
         settings.jwtAccessTokenLifetime = values.int("tokens.jwt_access_token_lifetime", default: 3600, range: 60...86400)
         settings.refreshReuseInterval = TimeInterval(values.int("tokens.refresh_reuse_interval", default: 10, range: 0...300))
         settings.recentLoginWindow = values.int("tokens.recent_login_window", default: 300, range: 30...86400)
+        settings.sessionIdleLifetime = values.int("sessions.idle_lifetime", default: 259_200, range: 60...31_536_000)
+        settings.sessionLifetime = values.int("sessions.absolute_lifetime", default: 604_800, range: 60...31_536_000)
         settings.failureBudget = [
             RateLimitRule(
                 limit: values.int("rate_limit.otp_failures_per_hour", default: 10, range: 1...10000), windowSeconds: 3600),

@@ -33,6 +33,8 @@ public import SesameCore
 ///   access tokens for API audiences, which APIs check offline and so cannot see revocation)
 /// - `tokens.refresh_reuse_interval` (10 s): a rotated refresh token presented again within it
 ///   gets the same replacement once (a lost response); later reuse revokes the family
+/// - `sessions.idle_lifetime` (259200 s, 3 days) and `sessions.absolute_lifetime` (604800 s,
+///   7 days): how long a browser session of the hosted page lives unused, and at most.
 /// - `tokens.recent_login_window` (300 s): how recent a login must be to register a device key
 ///   or change passkeys with an access token
 /// - `rate_limit.otp_failures_per_hour` (10) / `rate_limit.otp_failures_per_day` (30): wrong

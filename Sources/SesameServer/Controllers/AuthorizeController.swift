@@ -10,6 +10,8 @@ struct AuthorizeController {
     let redirectLogin: RedirectLogin
     let passwordless: PasswordlessLogin
     let passkeys: PasskeyLogin
+    let sessions: BrowserSessions
+    let signIn: BrowserSignIn
     let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
@@ -21,23 +23,33 @@ struct AuthorizeController {
         router.get("/authorize/passkey.js", use: script)
     }
 
+    /// Answers at once from the browser's session when it can (single sign-on, `prompt=none`),
+    /// otherwise shows the address form.
     @Sendable func show(_ request: Request, context: SesameRequestContext) async throws -> Response {
         var values: [String: String] = [:]
-        for name in MagicLinkController.fields + ["login_hint"] { values[name] = request.uri.queryParameters.get(name) }
+        for name in AuthorizeForm.names { values[name] = request.uri.queryParameters.get(name) }
         let form = AuthorizeForm(values)
-        let application: SesameCore.Application
         do {
-            application = try await form.check(redirectLogin)
-        } catch let error as SesameError {
+            let outcome = try await redirectLogin.authorize(
+                clientID: form.clientID, redirectURI: form.redirectURI, parameters: form.parameters,
+                session: try await sessions.resume(signIn.cookie.secret(in: request)),
+                ip: context.clientIP(request, proxies: proxies))
+            switch outcome {
+            case .respond(let answer): return AuthorizationResponder.response(answer)
+            case .interact(let application): return Self.identifierPage(application, form, error: nil)
+            }
+        } catch let error as SesameError where error.kind == .badRequest {
             return Responses.html(Pages.error(error.message), status: .badRequest)
         }
-        do {
-            try redirectLogin.checkParameters(form.parameters)
-        } catch let error as SesameError {
-            return Responses.redirect(
-                redirectLogin.errorRedirect(error, redirectURI: form.redirectURI ?? "", state: form.parameters.state))
-        }
-        return Self.identifierPage(application, form, error: nil)
+    }
+
+    /// The application's answer after a login on this page, with a new browser session.
+    private func signedIn(
+        _ answer: AuthorizationResponse, method: LoginMethod, _ request: Request, _ context: SesameRequestContext
+    )
+        async throws -> Response
+    {
+        try await signIn.respond(answer, method: method, request: request, ip: context.clientIP(request, proxies: proxies))
     }
 
     /// The address form, offering passkeys when the application allows passkey sign-in.
@@ -45,7 +57,9 @@ struct AuthorizeController {
         _ application: SesameCore.Application, _ form: AuthorizeForm, error: String?, status: HTTPResponse.Status = .ok
     ) -> Response {
         let passkeys = application.allows(GrantType.webauthn)
-        let page = Pages.identifierForm(appName: application.name, fields: form.hiddenFields, error: error, passkeys: passkeys)
+        let page = Pages.identifierForm(
+            appName: application.name, fields: form.hiddenFields, hint: form.values["username"] ?? form.parameters.loginHint,
+            error: error, passkeys: passkeys)
         return Responses.html(page, status: status, scripts: passkeys)
     }
 
@@ -67,7 +81,7 @@ struct AuthorizeController {
                 application, form, error: error.message, status: error.kind == .tooManyRequests ? .tooManyRequests : .badRequest)
         }
         var fields = form.hiddenFields
-        fields += [("username", username), ("connection", isPhone ? "sms" : "email")]
+        fields += [("username", username), ("realm", isPhone ? "sms" : "email")]
         return Responses.html(Pages.codeForm(appName: appName, recipient: username, fields: fields, error: nil))
     }
 
@@ -75,15 +89,16 @@ struct AuthorizeController {
         let form = AuthorizeForm(try await Self.formValues(request, context))
         let appName = try await form.check(redirectLogin).name
         let credentials = PasswordlessCredentials(
-            connection: form.values["connection"], username: form.values["username"], code: form.values["otp"])
+            connection: form.values["realm"], username: form.values["username"], code: form.values["otp"])
         let confirmation = MagicLinkConfirmation(
             clientID: form.clientID, credentials: credentials, redirectURI: form.redirectURI, parameters: form.parameters,
             ip: context.clientIP(request, proxies: proxies))
         do {
-            return Responses.redirect(try await redirectLogin.complete(confirmation, method: .hostedOTP))
+            return try await signedIn(
+                try await redirectLogin.complete(confirmation, method: .hostedOTP), method: .hostedOTP, request, context)
         } catch let error as SesameError where [.invalidGrant, .invalidRequest].contains(error.code) {
             var fields = form.hiddenFields
-            fields += [("username", form.values["username"] ?? ""), ("connection", form.values["connection"] ?? "")]
+            fields += [("username", form.values["username"] ?? ""), ("realm", form.values["realm"] ?? "")]
             let page = Pages.codeForm(
                 appName: appName, recipient: form.values["username"] ?? "", fields: fields,
                 error: "That code is wrong or has expired. Check it, or go back and ask for a new one.")
@@ -97,11 +112,11 @@ struct AuthorizeController {
         let form = AuthorizeForm(try await Self.formValues(request, context))
         let application = try await form.check(redirectLogin)
         do {
-            return Responses.redirect(
-                try await redirectLogin.completeWithPasskey(
-                    clientID: form.clientID, redirectURI: form.redirectURI, parameters: form.parameters,
-                    authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
-                    ip: context.clientIP(request, proxies: proxies)))
+            let answer = try await redirectLogin.completeWithPasskey(
+                clientID: form.clientID, redirectURI: form.redirectURI, parameters: form.parameters,
+                authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
+                ip: context.clientIP(request, proxies: proxies))
+            return try await signedIn(answer, method: .hostedPasskey, request, context)
         } catch let error as SesameError where [.badRequest, .forbidden, .unauthorized].contains(error.kind) {
             return Self.identifierPage(application, form, error: "Passkey sign-in failed: \(error.message)", status: .badRequest)
         }
@@ -143,17 +158,15 @@ struct AuthorizeForm {
     var clientID: String? { values["client_id"] }
     var redirectURI: String? { values["redirect_uri"] }
 
-    var parameters: AuthorizeParameters {
-        AuthorizeParameters(
-            responseType: values["response_type"], state: values["state"], scope: values["scope"], nonce: values["nonce"],
-            audience: values["audience"], codeChallenge: values["code_challenge"],
-            codeChallengeMethod: values["code_challenge_method"])
-    }
+    var parameters: AuthorizeParameters { AuthorizeParameters { values[$0] } }
+
+    /// Every authorize parameter the page reads from the query and carries between steps;
+    /// anything else (`auth0Client`, SDK options) is ignored.
+    static let names = ["client_id", "redirect_uri"] + AuthorizeParameters.names
 
     /// The authorize parameters, to carry to the next step.
     var hiddenFields: [(String, String)] {
-        MagicLinkController.fields.compactMap { name in values[name].map { (name, $0) } }
-            .filter { !["connection", "email", "phone_number", "verification_code"].contains($0.0) }
+        Self.names.compactMap { name in values[name].map { (name, $0) } }
     }
 
     /// The application, after checking that the callback is one it allows.

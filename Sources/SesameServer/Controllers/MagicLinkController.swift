@@ -4,6 +4,7 @@ import SesameCore
 /// Magic links: the confirm page (GET), the consuming POST, and native-app link pages.
 struct MagicLinkController {
     let redirectLogin: RedirectLogin
+    let signIn: BrowserSignIn
     let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
@@ -26,21 +27,19 @@ struct MagicLinkController {
         }
     }
 
-    /// Consumes the link and redirects to the application's callback.
+    /// Consumes the link, signs this browser in and answers the application's callback.
     @Sendable func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let body = try await RequestParameters.parse(request, context: context, allowForm: true)
         let credentials = PasswordlessCredentials(
             connection: try body.string("connection"),
             username: try body.string("email") ?? body.string("phone_number"), code: try body.string("verification_code"))
-        let parameters = AuthorizeParameters(
-            responseType: try body.string("response_type"), state: try body.string("state"), scope: try body.string("scope"),
-            nonce: try body.string("nonce"), audience: try body.string("audience"),
-            codeChallenge: try body.string("code_challenge"), codeChallengeMethod: try body.string("code_challenge_method"))
+        let parameters = try AuthorizeParameters { try body.string($0) }
         let confirmation = MagicLinkConfirmation(
             clientID: try body.string("client_id"), credentials: credentials, redirectURI: try body.string("redirect_uri"),
             parameters: parameters, ip: context.clientIP(request, proxies: proxies))
         do {
-            return Responses.redirect(try await redirectLogin.confirm(confirmation))
+            let answer = try await redirectLogin.confirm(confirmation)
+            return try await signIn.respond(answer, method: .magicLink, request: request, ip: confirmation.ip)
         } catch let error as SesameError where error.kind == .badRequest {
             return Responses.html(Pages.error(error.message), status: .badRequest)
         }
@@ -52,8 +51,6 @@ struct MagicLinkController {
     }
 
     /// The query parameters the confirm page carries into its POST.
-    static let fields = [
-        "client_id", "connection", "email", "phone_number", "verification_code", "redirect_uri", "response_type",
-        "state", "scope", "nonce", "audience", "code_challenge", "code_challenge_method",
-    ]
+    static let fields =
+        ["client_id", "email", "phone_number", "verification_code", "redirect_uri"] + AuthorizeParameters.names
 }

@@ -45,9 +45,11 @@ struct DiscoveryDocument: Encodable {
     let userinfoEndpoint: String
     let jwksURI: String
     let revocationEndpoint: String
+    let endSessionEndpoint: String
     let scopesSupported = ["openid", "profile", "email", "phone", "offline_access"]
     let responseTypesSupported = ["code"]
-    let responseModesSupported = ["query"]
+    let responseModesSupported = ResponseMode.allCases.map(\.rawValue)
+    let promptValuesSupported = RedirectLogin.prompts.sorted()
     let grantTypesSupported = [
         GrantType.authorizationCode, GrantType.refreshToken, GrantType.passwordlessOTP, GrantType.webauthn,
         GrantType.jwtBearer,
@@ -70,12 +72,14 @@ struct DiscoveryDocument: Encodable {
         userinfoEndpoint = issuer + "userinfo"
         jwksURI = issuer + ".well-known/jwks.json"
         revocationEndpoint = issuer + "oauth/revoke"
+        endSessionEndpoint = issuer + "oidc/logout"
     }
 
     enum CodingKeys: String, CodingKey {
         case issuer, authorizationEndpoint = "authorization_endpoint", tokenEndpoint = "token_endpoint", userinfoEndpoint =
             "userinfo_endpoint", jwksURI = "jwks_uri"
         case revocationEndpoint = "revocation_endpoint", scopesSupported = "scopes_supported"
+        case endSessionEndpoint = "end_session_endpoint", promptValuesSupported = "prompt_values_supported"
         case responseTypesSupported = "response_types_supported", responseModesSupported = "response_modes_supported"
         case grantTypesSupported = "grant_types_supported", subjectTypesSupported = "subject_types_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"

@@ -1,13 +1,17 @@
 /// The hosted login page (`/authorize`): an address form, then a code form.
 extension Pages {
     /// - Parameter passkeys: offer passkey sign-in too (autofill in the field, and a button).
-    static func identifierForm(appName: String, fields: [(String, String)], error: String?, passkeys: Bool = false) -> String {
+    static func identifierForm(
+        appName: String, fields: [(String, String)], hint: String? = nil, error: String?, passkeys: Bool = false
+    ) -> String {
         let autocomplete = passkeys ? "username webauthn" : "username"
+        let value = hint.map { " value=\"\(escape($0))\"" } ?? ""
         return form(
             title: "Sign in to \(appName)", action: "/authorize/start", fields: fields,
             intro: "Enter your email address or phone number (+15551234567). We will send you a code.",
             input:
-                "<label>Email or phone<br><input name=\"username\" autocomplete=\"\(autocomplete)\" required autofocus></label>",
+                "<label>Email or phone<br><input name=\"username\" autocomplete=\"\(autocomplete)\"\(value) required autofocus>"
+                + "</label>",
             button: "Send code", error: error, after: passkeys ? passkeyForm(fields) : "")
     }
 

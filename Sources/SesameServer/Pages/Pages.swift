@@ -1,3 +1,5 @@
+import Foundation
+
 /// The few server-rendered pages: small, self-contained HTML; the only script is the hosted
 /// login page's passkey sign-in, served from our own origin (``PasskeyScript``).
 enum Pages {
@@ -27,6 +29,31 @@ enum Pages {
                 <p>This sign-in link is meant for the \(escape(platform)) app. Open it on the device where the app is
                 installed and where you asked to sign in.</p>
                 """)
+    }
+
+    /// `/welcome`: the start button, who signed in and the id_token's claims, or what went wrong.
+    static func welcome(claims: [String: String]? = nil, logoutURL: String? = nil, error: String? = nil) -> String {
+        var body = "<h1>Welcome to Sesame</h1>\n"
+        if let error { body += "<p role=\"alert\">\(escape(error))</p>\n" }
+        if let claims {
+            let who = claims["email"] ?? claims["phone_number"] ?? claims["sub"] ?? "someone"
+            body += "<p>Signed in as <strong>\(escape(who.trimmingCharacters(in: ["\""])))</strong>.</p>\n"
+            body += "<p>The id_token's claims:</p>\n<table>"
+            for (name, value) in claims.sorted(by: { $0.key < $1.key }) {
+                body += "<tr><th scope=\"row\">\(escape(name))</th><td><code>\(escape(value))</code></td></tr>"
+            }
+            body += "</table>\n"
+            if let logoutURL { body += "<p><a href=\"\(escape(logoutURL))\">Sign out</a></p>\n" }
+        } else {
+            body += "<p>This page is an application of this server, for trying the hosted login page.</p>\n"
+            body += "<p><a href=\"/welcome/start\">Sign in</a></p>\n"
+        }
+        return layout(title: "Welcome to Sesame", body: body)
+    }
+
+    /// After a logout with nowhere to return to.
+    static func signedOut() -> String {
+        layout(title: "Signed out", body: "<h1>You are signed out</h1>\n<p>You can close this window.</p>")
     }
 
     /// An error page for links that cannot be followed.

@@ -98,7 +98,7 @@ struct PasswordlessLoginTests {
                     parameters: AuthorizeParameters(
                         state: "s1", scope: "openid", codeChallenge: Self.challenge, codeChallengeMethod: "S256"),
                     ip: nil))
-            let query = URLComponents(string: redirect)?.queryItems ?? []
+            let query = URLComponents(string: redirect.location)?.queryItems ?? []
             #expect(query.first { $0.name == "state" }?.value == "s1")
             let code = try #require(query.first { $0.name == "code" }?.value)
             let tokens = try await world.sesame.tokens.exchange(
@@ -121,7 +121,7 @@ struct PasswordlessLoginTests {
                 _ = try await world.sesame.redirectLogin.complete(confirmation("000000"), method: .hostedOTP)
             }
             let redirect = try await world.sesame.redirectLogin.complete(confirmation(code), method: .hostedOTP)
-            #expect(redirect.hasPrefix(CoreWorld.callback + "?code="))
+            #expect(redirect.location.hasPrefix(CoreWorld.callback + "?code="))
         }
     }
 }

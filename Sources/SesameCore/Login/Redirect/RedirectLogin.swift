@@ -22,15 +22,25 @@ public struct MagicLinkConfirmation: Sendable {
 }
 
 /// The logins that end in a browser redirect to the application's callback with an
-/// authorization code: a magic link, and the hosted `/authorize` page's code and passkey
-/// sign-ins. Only an unknown client or a callback URL the application does not allow stops
-/// the redirect (RFC 6749 §4.1.2.1: never redirect to an unverified URI).
+/// authorization code: a magic link, the hosted `/authorize` page's code and passkey
+/// sign-ins, and a browser session that answers without asking (single sign-on). Only an
+/// unknown client or a callback URL the application does not allow stops the response
+/// (RFC 6749 §4.1.2.1: never redirect to an unverified URI).
 public struct RedirectLogin: Sendable {
     let applications: any ApplicationRepository
     let passwordless: PasswordlessLogin
     let passkeys: PasskeyLogin
     let tokens: TokenService
     let coordinator: LoginCoordinator
+    let clock: any SesameClock
+
+    /// What `/authorize` does next.
+    public enum Outcome: Sendable {
+        /// Answer the application now: a code from the browser session, or an error.
+        case respond(AuthorizationResponse)
+        /// Show the login page.
+        case interact(Application)
+    }
 
     /// The application and callback the link names, checked; throws a 400 when either is bad.
     public func target(clientID: String?, redirectURI: String?) async throws -> (Application, String) {
@@ -43,64 +53,124 @@ public struct RedirectLogin: Sendable {
         return (application, redirectURI)
     }
 
-    /// Consumes the link and returns the URL to redirect to: the callback with a code, or
-    /// with an OAuth error when the secret or the parameters are refused.
-    public func confirm(_ confirmation: MagicLinkConfirmation) async throws -> String {
-        let (_, redirectURI) = try await target(clientID: confirmation.clientID, redirectURI: confirmation.redirectURI)
+    /// The target of an authorization request, with its response mode checked: `web_message`
+    /// posts to the callback's origin, so that origin must be an allowed web origin.
+    /// - Throws: 400 for an unknown client, a callback or response mode it does not allow;
+    ///   the page shows these, since answering the application would be unsafe.
+    public func checkedTarget(clientID: String?, redirectURI: String?, parameters: AuthorizeParameters) async throws -> (
+        Application, String, ResponseMode
+    ) {
+        let (application, redirectURI) = try await target(clientID: clientID, redirectURI: redirectURI)
+        let raw = parameters.responseMode ?? ResponseMode.query.rawValue
+        guard let mode = ResponseMode(rawValue: raw) else {
+            throw SesameError.invalidRequest("response_mode must be one of: query, fragment, form_post, web_message.")
+        }
+        if mode == .webMessage {
+            guard let origin = OriginPolicy.origin(of: redirectURI), application.allowedOrigins.contains(origin) else {
+                throw SesameError.invalidRequest(
+                    "response_mode=web_message needs the redirect_uri's origin among the application's allowed web origins.")
+            }
+        }
+        return (application, redirectURI, mode)
+    }
+
+    /// `/authorize`: answers at once from a live browser session unless the request asks to
+    /// log in again or the session is older than `max_age`; with `prompt=none` and no such
+    /// session, answers `login_required` instead of showing the page.
+    public func authorize(
+        clientID: String?, redirectURI: String?, parameters: AuthorizeParameters, session: (BrowserSession, User)?,
+        ip: String?
+    ) async throws -> Outcome {
+        let (application, redirectURI, mode) = try await checkedTarget(
+            clientID: clientID, redirectURI: redirectURI, parameters: parameters)
         do {
-            return try await complete(confirmation, method: .magicLink)
-        } catch let error as SesameError {
-            return errorRedirect(error, redirectURI: redirectURI, state: confirmation.parameters.state)
+            try checkParameters(parameters)
+            let prompts = parameters.prompts
+            if let (browser, user) = session, !prompts.contains("login"), fresh(browser, maxAge: parameters.maxAge) {
+                let code = try await tokens.issueAuthorizationCode(
+                    user: user, application: application, redirectURI: redirectURI, parameters: parameters,
+                    authTime: browser.authTime)
+                await coordinator.audit(
+                    .sessionLogin, user: user.userID, client: application.clientID, ip: ip, detail: "session \(browser.id)")
+                return .respond(
+                    AuthorizationResponse(
+                        redirectURI: redirectURI, mode: mode, parameters: [("code", code), ("state", parameters.state)]))
+            }
+            if prompts.contains("none") {
+                throw SesameError(.badRequest, "login_required", "Login required")
+            }
+            return .interact(application)
+        } catch let error as SesameError where error.kind == .badRequest {
+            return .respond(errorResponse(error, redirectURI: redirectURI, mode: mode, state: parameters.state))
         }
     }
 
-    /// Consumes the secret and returns the callback URL with an authorization code.
+    /// Consumes the link and returns the response: the callback with a code, or with an
+    /// OAuth error when the secret or the parameters are refused.
+    public func confirm(_ confirmation: MagicLinkConfirmation) async throws -> AuthorizationResponse {
+        let (_, redirectURI, mode) = try await checkedTarget(
+            clientID: confirmation.clientID, redirectURI: confirmation.redirectURI, parameters: confirmation.parameters)
+        do {
+            return try await complete(confirmation, method: .magicLink)
+        } catch let error as SesameError {
+            return errorResponse(error, redirectURI: redirectURI, mode: mode, state: confirmation.parameters.state)
+        }
+    }
+
+    /// Consumes the secret and returns the response with an authorization code.
     /// - Throws: the ``SesameError`` that refused it (the hosted login page shows it).
-    public func complete(_ confirmation: MagicLinkConfirmation, method: LoginMethod) async throws -> String {
-        let (application, redirectURI) = try await target(clientID: confirmation.clientID, redirectURI: confirmation.redirectURI)
+    public func complete(_ confirmation: MagicLinkConfirmation, method: LoginMethod) async throws -> AuthorizationResponse {
+        let (application, redirectURI, mode) = try await checkedTarget(
+            clientID: confirmation.clientID, redirectURI: confirmation.redirectURI, parameters: confirmation.parameters)
         try checkParameters(confirmation.parameters)
         let candidate = try await passwordless.consume(confirmation.credentials, clientID: application.clientID)
         return try await callback(
-            candidate, method: method, application: application, redirectURI: redirectURI,
+            candidate, method: method, application: application, redirectURI: redirectURI, mode: mode,
             parameters: confirmation.parameters, ip: confirmation.ip)
     }
 
     /// A passkey sign-in on the hosted login page: verifies the answer to a challenge from
-    /// `/passkey/challenge` and returns the callback URL with an authorization code.
+    /// `/passkey/challenge` and returns the response with an authorization code.
     /// - Throws: the ``SesameError`` that refused it (the page shows it).
     public func completeWithPasskey(
         clientID: String?, redirectURI: String?, parameters: AuthorizeParameters, authSession: String?, response: Data?,
         ip: String?
-    ) async throws -> String {
-        let (application, redirectURI) = try await target(clientID: clientID, redirectURI: redirectURI)
+    ) async throws -> AuthorizationResponse {
+        let (application, redirectURI, mode) = try await checkedTarget(
+            clientID: clientID, redirectURI: redirectURI, parameters: parameters)
         try checkParameters(parameters)
         let candidate = try await passkeys.verifiedUser(
             authSession: authSession, response: response, clientID: application.clientID, ip: ip)
         return try await callback(
-            candidate, method: .hostedPasskey, application: application, redirectURI: redirectURI, parameters: parameters,
-            ip: ip)
+            candidate, method: .hostedPasskey, application: application, redirectURI: redirectURI, mode: mode,
+            parameters: parameters, ip: ip)
     }
 
-    /// Records the login and returns the callback URL with a fresh authorization code.
+    /// Records the login and returns the response with a fresh authorization code.
     private func callback(
-        _ candidate: User, method: LoginMethod, application: Application, redirectURI: String, parameters: AuthorizeParameters,
-        ip: String?
-    ) async throws -> String {
+        _ candidate: User, method: LoginMethod, application: Application, redirectURI: String, mode: ResponseMode,
+        parameters: AuthorizeParameters, ip: String?
+    ) async throws -> AuthorizationResponse {
         let user = try await coordinator.recordLogin(
             candidate, method: method, clientID: application.clientID, ip: ip)
         let code = try await tokens.issueAuthorizationCode(
             user: user, application: application, redirectURI: redirectURI, parameters: parameters)
-        return Self.append(to: redirectURI, [("code", code), ("state", parameters.state)])
+        return AuthorizationResponse(
+            redirectURI: redirectURI, mode: mode, parameters: [("code", code), ("state", parameters.state)], user: user)
     }
 
-    /// The callback URL carrying `error` as an OAuth error response (RFC 6749 §4.1.2.1).
-    public func errorRedirect(_ error: SesameError, redirectURI: String, state: String?) -> String {
+    /// `error` as an OAuth error response (RFC 6749 §4.1.2.1).
+    public func errorResponse(_ error: SesameError, redirectURI: String, mode: ResponseMode, state: String?)
+        -> AuthorizationResponse
+    {
         // RFC 6749 §4.1.2.1 has no code for a refused credential or user: the user denied access.
         let code: SesameError.Code = [.invalidGrant, .unauthorized].contains(error.code) ? .accessDenied : error.code
-        return Self.append(to: redirectURI, [("error", code.rawValue), ("error_description", error.message), ("state", state)])
+        return AuthorizationResponse(
+            redirectURI: redirectURI, mode: mode,
+            parameters: [("error", code.rawValue), ("error_description", error.message), ("state", state)])
     }
 
-    /// Checks `response_type` and the PKCE method before anything is spent.
+    /// Checks `response_type`, the PKCE method, `prompt` and `max_age` before anything is spent.
     public func checkParameters(_ parameters: AuthorizeParameters) throws {
         if let type = parameters.responseType, type != "code" {
             throw SesameError(.badRequest, .unsupportedResponseType, "Only response_type=code is supported.")
@@ -108,15 +178,24 @@ public struct RedirectLogin: Sendable {
         if parameters.codeChallenge != nil, parameters.codeChallengeMethod != "S256" {
             throw SesameError.invalidRequest("code_challenge_method must be S256.")
         }
+        let prompts = parameters.prompts
+        guard prompts.isSubset(of: Self.prompts) else {
+            throw SesameError.invalidRequest("prompt must be none, login, consent or select_account.")
+        }
+        if prompts.contains("none"), prompts.count > 1 {
+            throw SesameError.invalidRequest("prompt=none cannot be combined with other values.")
+        }
+        if let maxAge = parameters.maxAge, Int(maxAge).map({ $0 >= 0 }) != true {
+            throw SesameError.invalidRequest("max_age must be a whole number of seconds.")
+        }
     }
 
-    /// `uri` with query parameters appended (nil values skipped).
-    static func append(to uri: String, _ items: [(String, String?)]) -> String {
-        var components = URLComponents(string: uri)!
-        var query = components.queryItems ?? []
-        query += items.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
-        components.queryItems = query
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return components.string!
+    /// The `prompt` values Sesame accepts (discovery lists them).
+    public static let prompts: Set<String> = ["none", "login", "consent", "select_account"]
+
+    /// Whether a session's last proof of identity is within `max_age` seconds.
+    private func fresh(_ session: BrowserSession, maxAge: String?) -> Bool {
+        guard let seconds = maxAge.flatMap(Int.init) else { return true }
+        return clock.now().timeIntervalSince(session.authTime) <= TimeInterval(seconds)
     }
 }

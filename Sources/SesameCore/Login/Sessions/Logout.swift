@@ -1,0 +1,76 @@
+import Foundation
+import JWTKit
+
+/// Logout from a browser: Auth0's `GET /v2/logout` and OpenID Connect RP-initiated logout
+/// (`end_session_endpoint`). The browser's session always ends; the browser is sent on only
+/// to a URL the application lists as an allowed logout URL, never anywhere else (an open
+/// redirect would let any link on the login domain forward people to a phishing page).
+public struct Logout: Sendable {
+    let applications: any ApplicationRepository
+    let sessions: BrowserSessions
+    let keys: KeyRing
+
+    /// A logout request, already decoded.
+    public struct Request: Sendable {
+        public var sessionSecret: String?
+        public var clientID: String?
+        /// `returnTo` or `post_logout_redirect_uri`.
+        public var returnTo: String?
+        /// OIDC: an id_token Sesame issued, naming the application when `client_id` is absent.
+        public var idTokenHint: String?
+        /// OIDC: carried back to `post_logout_redirect_uri`.
+        public var state: String?
+
+        /// Creates a request.
+        public init(sessionSecret: String?, clientID: String?, returnTo: String?, idTokenHint: String?, state: String?) {
+            self.sessionSecret = sessionSecret
+            self.clientID = clientID
+            self.returnTo = returnTo
+            self.idTokenHint = idTokenHint
+            self.state = state
+        }
+    }
+
+    /// Ends the browser's session and returns where to send it: nil to show "signed out".
+    /// - Throws: 400 `invalid_request` (after the session has ended) for a `returnTo` the
+    ///   application does not allow, an unknown application or a forged id_token_hint.
+    public func logout(_ request: Request) async throws -> String? {
+        try await sessions.end(request.sessionSecret)
+        guard let returnTo = request.returnTo, !returnTo.isEmpty else { return nil }
+        var clientID = request.clientID
+        if clientID == nil { clientID = try await audience(of: request.idTokenHint) }
+        let candidates: [Application]
+        if let clientID {
+            guard let application = try await applications.application(clientID: clientID) else {
+                throw SesameError.invalidRequest("The logout names an unknown application.")
+            }
+            candidates = [application]
+        } else {
+            candidates = try await applications.listApplications()
+        }
+        guard candidates.contains(where: { $0.logoutURLs.contains(returnTo) }) else {
+            throw SesameError.invalidRequest(
+                "The return URL is not an allowed logout URL of the application. You are signed out.")
+        }
+        guard let state = request.state else { return returnTo }
+        return AuthorizationResponse(redirectURI: returnTo, mode: .query, parameters: [("state", state)]).location
+    }
+
+    /// The application an id_token of ours was issued to (its signature checked, its expiry
+    /// not: an app logs out with the id_token it holds, often long expired).
+    private func audience(of idTokenHint: String?) async throws -> String? {
+        guard let idTokenHint, !idTokenHint.isEmpty else { return nil }
+        do {
+            return try await keys.signer().verify(idTokenHint, as: IDTokenHint.self).aud
+        } catch {
+            throw SesameError.invalidRequest("id_token_hint is not an id_token issued here.")
+        }
+    }
+}
+
+/// The part of an id_token a logout needs.
+private struct IDTokenHint: JWTPayload {
+    let aud: String
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

@@ -1,0 +1,90 @@
+import Crypto
+import Foundation
+import Hummingbird
+import SesameAPI
+import SesameCore
+
+/// A built-in application page on the issuer, so a fresh install's first browser try ends
+/// somewhere readable: `/welcome` starts a code + PKCE login of the default application and,
+/// back from the hosted page, shows who signed in and the id_token's claims.
+struct WelcomeController {
+    let settings: LoginSettings
+    let applications: any ApplicationRepository
+    let tokens: TokenService
+    var random: any RandomSource = SystemRandomSource()
+
+    /// Holds `state.verifier` between the start and the callback, for this page only.
+    static let cookieName = "sesame_welcome"
+
+    func register(on router: Router<SesameRequestContext>) {
+        router.get("/welcome", use: show)
+        router.get("/welcome/start", use: start)
+    }
+
+    private var callback: String { settings.issuer + "welcome" }
+
+    @Sendable func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        guard let application = try await defaultApplication() else { return notSetUp() }
+        let state = random.token(16)
+        let verifier = random.token(32)
+        let challenge = Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
+        var components = URLComponents(string: settings.issuer + "authorize")!
+        components.queryItems = [
+            URLQueryItem(name: "client_id", value: application.clientID), URLQueryItem(name: "redirect_uri", value: callback),
+            URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "scope", value: "openid profile email phone"),
+            URLQueryItem(name: "state", value: state), URLQueryItem(name: "code_challenge", value: challenge),
+            URLQueryItem(name: "code_challenge_method", value: "S256"),
+        ]
+        var response = Responses.redirect(components.string!)
+        response.setCookie("\(Self.cookieName)=\(state).\(verifier); Path=/welcome; Max-Age=900; HttpOnly; SameSite=Lax")
+        return response
+    }
+
+    @Sendable func show(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        if let error = query.get("error") {
+            return Responses.html(Pages.welcome(error: "\(error): \(query.get("error_description") ?? "")"), status: .badRequest)
+        }
+        guard let code = query.get("code") else { return Responses.html(Pages.welcome()) }
+        guard let application = try await defaultApplication() else { return notSetUp() }
+        let saved = SessionCookie.value(named: Self.cookieName, in: request)?.split(separator: ".", maxSplits: 1)
+        guard let saved, saved.count == 2, String(saved[0]) == query.get("state") else {
+            return Responses.html(Pages.welcome(error: "This sign-in was not started here: start again."), status: .badRequest)
+        }
+        do {
+            let answer = try await tokens.exchange(
+                code: code, redirectURI: callback, codeVerifier: String(saved[1]), application: application)
+            let claims = answer.idToken.flatMap(Self.claims(of:)) ?? [:]
+            let logout = settings.issuer + "v2/logout?client_id=\(application.clientID)&returnTo=" + callback
+            var response = Responses.html(Pages.welcome(claims: claims, logoutURL: logout))
+            response.setCookie("\(Self.cookieName)=; Path=/welcome; Max-Age=0; HttpOnly; SameSite=Lax")
+            return response
+        } catch let error as SesameError {
+            return Responses.html(Pages.welcome(error: error.message), status: .badRequest)
+        }
+    }
+
+    private func defaultApplication() async throws -> SesameCore.Application? {
+        try await applications.listApplications().first { $0.isDefault && $0.allowsCallback(callback) }
+    }
+
+    private func notSetUp() -> Response {
+        Responses.html(
+            Pages.welcome(
+                error: "The default application does not list \(callback) as a callback: add it with "
+                    + "sesame admin apps update CLIENT_ID --callback \(callback) --logout-url \(callback)"),
+            status: .notFound)
+    }
+
+    /// The payload of a JWT this server just issued, as text.
+    static func claims(of jwt: String) -> [String: String]? {
+        let parts = jwt.split(separator: ".")
+        guard parts.count == 3, let bytes = Base64URL.decodeTolerant(String(parts[1])),
+            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        else { return nil }
+        return object.mapValues { value in
+            (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .withoutEscapingSlashes]))
+                .map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+        }
+    }
+}
