@@ -74,6 +74,10 @@ struct Harness {
         try await client.execute(uri: path, method: .get, headers: headers)
     }
 
+    func delete(_ path: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await client.execute(uri: path, method: .delete, headers: headers)
+    }
+
     static func formEscape(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
     }
