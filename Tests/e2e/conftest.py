@@ -17,9 +17,13 @@ refresh, read a code from a mail) is in ``flows.py``.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import functools
+import http.server
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -346,3 +350,33 @@ def pytest_runtest_makereport(item, call):
         server = item.funcargs["sesame"]
         if isinstance(server, SesameServer):
             report.sections.append(("sesame server output", server.logs()))
+
+
+# -- real browser -------------------------------------------------------
+PAGES = Path(__file__).resolve().parent / "pages"
+CHROMIUM = os.environ.get("SESAME_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@contextlib.contextmanager
+def serve_pages(host: str):
+    """Serves Tests/e2e/pages on http://HOST:<port>: an app's own web origin."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(PAGES))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://{host}:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+
+
+@pytest.fixture
+def browser():
+    """Debian's chromium, headless, driven by Playwright."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM:
+        pytest.fail("chromium is not installed: apt-get install -y chromium (scripts/test does this as root)")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield browser
+        browser.close()

@@ -9,45 +9,24 @@ are verified against the JWKS with joserfc.
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
-import http.server
 import os
-import shutil
-import threading
-from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
+from conftest import serve_pages
 import requests
 from joserfc import jwt
 from joserfc.jwk import KeySet
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-PAGES = Path(__file__).resolve().parent / "pages"
-CHROMIUM = os.environ.get("SESAME_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture
 def app_page_origin():
-    """Serves Tests/e2e/pages on http://localhost:<port>: the app's own web origin."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(PAGES))
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://localhost:{server.server_address[1]}"
-    server.shutdown()
-
-
-@pytest.fixture
-def browser():
-    if not CHROMIUM:
-        pytest.fail("chromium is not installed: apt-get install -y chromium (scripts/test does this as root)")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        yield browser
-        browser.close()
+    with serve_pages("localhost") as origin:
+        yield origin
 
 
 def open_app(browser, origin: str, authenticator: bool = True):
