@@ -16,6 +16,11 @@ struct WelcomeController {
     /// Holds `state.verifier` between the start and the callback, for this page only.
     static let cookieName = "sesame_welcome"
 
+    /// The state cookie, sent back to `/welcome` only.
+    static func cookie(_ value: String, maxAge: Int) -> Cookie {
+        Cookie(name: cookieName, value: value, maxAge: maxAge, path: "/welcome", httpOnly: true, sameSite: .lax)
+    }
+
     func register(on router: Router<SesameRequestContext>) {
         router.get("/welcome", use: show)
         router.get("/welcome/start", use: start)
@@ -36,7 +41,7 @@ struct WelcomeController {
             URLQueryItem(name: "code_challenge_method", value: "S256"),
         ]
         var response = Responses.redirect(components.string!)
-        response.setCookie("\(Self.cookieName)=\(state).\(verifier); Path=/welcome; Max-Age=900; HttpOnly; SameSite=Lax")
+        response.setCookie(Self.cookie("\(state).\(verifier)", maxAge: 900))
         return response
     }
 
@@ -47,7 +52,7 @@ struct WelcomeController {
         }
         guard let code = query.get("code") else { return Responses.html(Pages.welcome()) }
         guard let application = try await defaultApplication() else { return notSetUp() }
-        let saved = SessionCookie.value(named: Self.cookieName, in: request)?.split(separator: ".", maxSplits: 1)
+        let saved = request.cookies[Self.cookieName]?.value.split(separator: ".", maxSplits: 1)
         guard let saved, saved.count == 2, String(saved[0]) == query.get("state") else {
             return Responses.html(Pages.welcome(error: "This sign-in was not started here: start again."), status: .badRequest)
         }
@@ -57,7 +62,7 @@ struct WelcomeController {
             let claims = answer.idToken.flatMap(Self.claims(of:)) ?? [:]
             let logout = settings.issuer + "v2/logout?client_id=\(application.clientID)&returnTo=" + callback
             var response = Responses.html(Pages.welcome(claims: claims, logoutURL: logout))
-            response.setCookie("\(Self.cookieName)=; Path=/welcome; Max-Age=0; HttpOnly; SameSite=Lax")
+            response.setCookie(Self.cookie("", maxAge: 0))
             return response
         } catch let error as SesameError {
             return Responses.html(Pages.welcome(error: error.message), status: .badRequest)

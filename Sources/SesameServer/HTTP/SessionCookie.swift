@@ -20,39 +20,17 @@ struct SessionCookie: Sendable {
 
     /// The secret the browser sent, if any.
     func secret(in request: Request) -> String? {
-        Self.value(named: name, in: request)
+        request.cookies[name]?.value
     }
 
-    /// `Set-Cookie` for a new session's secret.
-    func setting(_ secret: String) -> String {
-        attributes("\(name)=\(secret)", maxAge: lifetime)
+    /// The cookie carrying a new session's secret.
+    func setting(_ secret: String) -> Cookie {
+        Cookie(name: name, value: secret, maxAge: lifetime, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
-    /// `Set-Cookie` that removes the cookie.
-    var clearing: String { attributes("\(name)=", maxAge: 0) }
-
-    private func attributes(_ pair: String, maxAge: Int) -> String {
-        pair + "; Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
-    }
-
-    /// The value of cookie `name` in the request's `Cookie` headers.
-    static func value(named name: String, in request: Request) -> String? {
-        for header in request.headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
-                    return String(parts[1]).trimmingCharacters(in: .whitespaces)
-                }
-            }
-        }
-        return nil
-    }
-}
-
-extension Response {
-    /// Adds a `Set-Cookie` header.
-    mutating func setCookie(_ value: String) {
-        headers.append(HTTPField(name: .setCookie, value: value))
+    /// The cookie that removes it.
+    var clearing: Cookie {
+        Cookie(name: name, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 }
 
