@@ -17,6 +17,10 @@ public struct ApplicationBody: Codable, Sendable, Equatable {
     public var deviceKeyNonceRequired: Bool?
     /// Where logout may send the browser.
     public var logoutURLs: [String]?
+    /// The logo the hosted pages show.
+    public var logoURL: String?
+    /// The hosted pages' button colour (`#rrggbb`).
+    public var brandColor: String?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id", clientSecret = "client_secret", name, type, callbacks
@@ -24,6 +28,7 @@ public struct ApplicationBody: Codable, Sendable, Equatable {
         case androidPackages = "android_packages", isDefault = "default", createdAt = "created_at"
         case iosTeamID = "ios_team_id", androidFingerprints = "android_sha256_cert_fingerprints"
         case deviceKeyNonceRequired = "device_key_nonce_required", logoutURLs = "logout_urls"
+        case logoURL = "logo_uri", brandColor = "brand_color"
     }
 
     /// Creates an application body.

@@ -66,3 +66,8 @@ func administer<Service: AdministrationService, T: Sendable>(
         throw CommandFailure(error.message)
     }
 }
+
+/// Writes a line to standard error (warnings that must not mix with `--json` output).
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

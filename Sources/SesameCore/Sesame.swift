@@ -32,6 +32,8 @@ public struct Sesame: Sendable {
     public let sweeper: Sweeper
     /// Which browser origins may call the API and run passkey ceremonies.
     public let origins: OriginPolicy
+    /// Forgery tokens for the hosted pages' forms.
+    public let formTokens: FormTokens
 
     /// Wires the services over storage that already holds keys and secrets (see
     /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
@@ -68,6 +70,7 @@ public struct Sesame: Sendable {
         self.passkeyManagement = PasskeyManagement(
             storage: storage, coordinator: coordinator, clock: clock, recentLoginWindow: settings.recentLoginWindow)
         self.origins = OriginPolicy(applications: storage, settings: settings)
+        self.formTokens = FormTokens(hasher: hasher, random: random)
         self.sweeper = Sweeper(storage: storage, clock: clock, interval: settings.sweepInterval, logger: logger)
         self.deviceKeys = DeviceKeys(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, tokens: tokens,

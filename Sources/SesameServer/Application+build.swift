@@ -11,7 +11,7 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let configuration = runtime.configuration
     return Hummingbird.Application(
-        router: buildRouter(runtime.sesame, proxies: configuration.proxyPolicy),
+        router: buildRouter(runtime.sesame, proxies: configuration.proxyPolicy, pages: runtime.pages),
         // A connection that has not completed a request within the timeout is closed, so
         // slow-header clients (slowloris) cannot hold connections open.
         server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.httpIdleTimeout)))),
@@ -32,7 +32,10 @@ struct SweeperService: Service {
 
 /// Every route, behind the error and security-header middleware.
 /// - Parameter proxies: whose `X-Forwarded-For` / `Forwarded` headers name the client.
-public func buildRouter(_ sesame: Sesame, proxies: ProxyPolicy) -> Router<SesameRequestContext> {
+/// - Parameter pages: the hosted pages' templates (the shipped ones unless given).
+public func buildRouter(
+    _ sesame: Sesame, proxies: ProxyPolicy, pages: PageTemplates = .shipped
+) -> Router<SesameRequestContext> {
     let router = Router(context: SesameRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     // Outside CORS: a storage failure during the CORS check still answers 503 in the error shape.
@@ -48,15 +51,23 @@ public func buildRouter(_ sesame: Sesame, proxies: ProxyPolicy) -> Router<Sesame
     PasswordlessController(passwordless: sesame.passwordless, proxies: proxies).register(on: router)
     let cookie = SessionCookie(settings: sesame.settings)
     let signIn = BrowserSignIn(sessions: sesame.sessions, cookie: cookie)
-    MagicLinkController(redirectLogin: sesame.redirectLogin, signIn: signIn, proxies: proxies).register(on: router)
+    let hosted = HostedPages(
+        renderer: pages.renderer, forms: FormGuard(tokens: sesame.formTokens, settings: sesame.settings),
+        defaultCountry: pages.defaultCountry)
+    AssetsController(assets: pages.assets).register(on: router)
+    MagicLinkController(redirectLogin: sesame.redirectLogin, signIn: signIn, pages: hosted, proxies: proxies)
+        .register(on: router)
     AuthorizeController(
         redirectLogin: sesame.redirectLogin, passwordless: sesame.passwordless, passkeys: sesame.passkeys,
-        sessions: sesame.sessions, signIn: signIn, proxies: proxies
+        sessions: sesame.sessions, connections: sesame.storage, signIn: signIn, pages: hosted, clock: sesame.clock,
+        proxies: proxies
     ).register(on: router)
     SessionController(
-        sessions: sesame.sessions, logout: sesame.logout, tokens: sesame.tokens, cookie: cookie, proxies: proxies
+        sessions: sesame.sessions, logout: sesame.logout, tokens: sesame.tokens, cookie: cookie, pages: hosted,
+        proxies: proxies
     ).register(on: router)
-    WelcomeController(settings: sesame.settings, applications: sesame.storage, tokens: sesame.tokens).register(on: router)
+    WelcomeController(settings: sesame.settings, applications: sesame.storage, tokens: sesame.tokens, pages: hosted)
+        .register(on: router)
     OIDCController(settings: sesame.settings, keys: sesame.keys, tokens: sesame.tokens, health: sesame.storage).register(
         on: router)
     PasskeyController(

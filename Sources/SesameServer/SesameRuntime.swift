@@ -10,6 +10,8 @@ public struct SesameRuntime: Sendable {
     public let storage: SQLStorage
     public let sesame: Sesame
     public let logger: Logger
+    /// The hosted pages, with the operator's templates over the shipped ones.
+    public let pages: PageTemplates
 
     /// Creates the data directory if needed, opens and migrates the database, runs the
     /// first-start setup and wires the senders.
@@ -54,7 +56,9 @@ public struct SesameRuntime: Sendable {
         let sesame = try await Sesame.bootstrap(
             storage: storage, settings: configuration.settings, delivery: delivery,
             connections: configuration.connections, clock: clock, random: random, logger: logger)
-        return SesameRuntime(configuration: configuration, storage: storage, sesame: sesame, logger: logger)
+        let pages = try PageTemplates.load(
+            overrides: configuration.templatesDirectory, defaultCountry: configuration.smsDefaultCountry)
+        return SesameRuntime(configuration: configuration, storage: storage, sesame: sesame, logger: logger, pages: pages)
     }
 
     private static func closingOnFailure<T>(_ storage: SQLStorage, _ body: () async throws -> T) async throws -> T {

@@ -14,6 +14,8 @@ private struct ApplicationOptions: Codable {
     var androidFingerprints: [String]?
     var deviceKeyNonceRequired: Bool?
     var logoutURLs: [String]?
+    var logoURL: String?
+    var brandColor: BrandColor?
 }
 
 extension SQLStorage: ApplicationRepository {
@@ -83,7 +85,8 @@ extension SQLStorage: ApplicationRepository {
                 androidPackages: application.androidPackages, iosTeamID: application.iosTeamID,
                 androidFingerprints: application.androidFingerprints,
                 deviceKeyNonceRequired: application.deviceKeyNonceRequired ? true : nil,
-                logoutURLs: application.logoutURLs.isEmpty ? nil : application.logoutURLs))
+                logoutURLs: application.logoutURLs.isEmpty ? nil : application.logoutURLs, logoURL: application.logoURL,
+                brandColor: application.brandColor))
     }
 
     private static func application(from row: any SQLRow) throws -> Application {
@@ -100,6 +103,8 @@ extension SQLStorage: ApplicationRepository {
             createdAt: try row.date("created_at"))
         application.deviceKeyNonceRequired = options.deviceKeyNonceRequired ?? false
         application.logoutURLs = options.logoutURLs ?? []
+        application.logoURL = options.logoURL
+        application.brandColor = options.brandColor
         return application
     }
 }

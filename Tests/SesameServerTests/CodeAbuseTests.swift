@@ -48,6 +48,7 @@ struct CodeAbuseTests {
                 uniqueKeysWithValues: (URLComponents(string: link)?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
             fields["client_id"] = other
             fields["redirect_uri"] = callback
+            fields["csrf_token"] = AuthorizeTests.hiddenFields(try await h.get(link).text)["csrf_token"]
             let redirect = try await h.form("/passwordless/verify_redirect", fields)
             let location = try #require(redirect.headers[.location])
             #expect(location.hasPrefix(callback) && location.contains("error=access_denied") && !location.contains("code="))

@@ -31,11 +31,12 @@ struct MagicLinkTests {
         return String(link.dropFirst("https://login.example.com".count))
     }
 
-    /// Submits the confirm page's form, as the browser does after the click.
+    /// Opens the link and submits the confirm page's form, as the browser does after the click.
     func confirm(_ h: Harness, _ path: String) async throws -> TestResponse {
         let query = URLComponents(string: path)!.queryItems!
-        return try await h.form(
-            "/passwordless/verify_redirect", Dictionary(uniqueKeysWithValues: query.map { ($0.name, $0.value ?? "") }))
+        var fields = Dictionary(uniqueKeysWithValues: query.map { ($0.name, $0.value ?? "") })
+        fields["csrf_token"] = AuthorizeTests.hiddenFields(try await h.get(path).text)["csrf_token"]
+        return try await h.form("/passwordless/verify_redirect", fields)
     }
 
     func exchange(_ h: Harness, code: String, verifier: String = Self.verifier) async throws -> TestResponse {

@@ -180,7 +180,7 @@ struct TokenLifecycleTests {
             var codeFields = AuthorizeTests.hiddenFields(codePage.text)
             let otp = try #require(h.code(for: "ana@example.com"))
             codeFields["otp"] = otp
-            let redirect = try await h.form("/authorize/verify", codeFields)
+            let redirect = try await h.finishHosted(try await h.form("/authorize/verify", codeFields))
             let code = try #require(MagicLinkTests.query(redirect.headers[.location])["code"])
             var exchange: [String: Any?] = [
                 "grant_type": "authorization_code", "client_id": clientID, "code": code, "redirect_uri": callback,
@@ -189,7 +189,9 @@ struct TokenLifecycleTests {
             #expect(anonymous.status == .unauthorized, "the exchange needs the secret")
             exchange["client_secret"] = "s3cret"
             #expect(try await h.post("/oauth/token", exchange).status == .ok)
-            let page = try await h.form("/authorize/passkey/challenge", ["client_id": clientID, "redirect_uri": callback])
+            let page = try await h.form(
+                "/authorize/passkey/challenge",
+                ["client_id": clientID, "redirect_uri": callback, "csrf_token": fields["csrf_token"] ?? ""])
             #expect(page.status == .ok, "the page's passkey challenge needs no secret either")
         }
     }

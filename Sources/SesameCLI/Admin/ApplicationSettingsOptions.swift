@@ -20,6 +20,10 @@ struct ApplicationSettingsOptions: ParsableArguments {
     var androidFingerprints: [String] = []
     @Flag(inversion: .prefixedNo, help: "Device-key logins must carry a nonce from POST /device-key/challenge.")
     var deviceKeyNonceRequired: Bool?
+    @Option(name: .customLong("logo-url"), help: "https URL of the logo the login page shows (\"\" removes it).")
+    var logoURL: String?
+    @Option(name: .customLong("brand-color"), help: "The login page's button colour, #rrggbb (\"\" removes it).")
+    var brandColor: String?
 
     func validate() throws {
         try Self.validateURLs(callbacks + origins + logoutURLs)
@@ -30,6 +34,12 @@ struct ApplicationSettingsOptions: ParsableArguments {
         }
         if let bad = androidFingerprints.first(where: { AndroidFingerprint.normalized($0) == nil }) {
             throw ValidationError("'\(bad)' is not a SHA-256 fingerprint: 32 hex pairs separated by colons")
+        }
+        if let logoURL, !logoURL.isEmpty, URLComponents(string: logoURL).map({ $0.scheme == "https" && $0.host != nil }) != true {
+            throw ValidationError("--logo-url must be an https URL")
+        }
+        if let brandColor, !brandColor.isEmpty, BrandColor(hex: brandColor) == nil {
+            throw ValidationError("--brand-color must be a colour like #2453d3")
         }
     }
 
@@ -61,5 +71,11 @@ struct ApplicationSettingsOptions: ParsableArguments {
             app.androidFingerprints = androidFingerprints.compactMap(AndroidFingerprint.normalized)
         }
         if let deviceKeyNonceRequired { app.deviceKeyNonceRequired = deviceKeyNonceRequired }
+        if let logoURL { app.logoURL = logoURL.isEmpty ? nil : logoURL }
+        if let brandColor {
+            app.brandColor = BrandColor(hex: brandColor)
+            // The colour is kept either way: the page falls back to its own accent where it fails.
+            for warning in app.brandColor?.report.warnings ?? [] { printError("note: \(warning)") }
+        }
     }
 }

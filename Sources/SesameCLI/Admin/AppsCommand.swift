@@ -107,6 +107,8 @@ func printApplication(_ app: Application, json: Bool) throws {
     print("logout URLs:      \(app.logoutURLs.joined(separator: " "))")
     print("grant types:      \(app.grantTypes.joined(separator: " "))")
     print("device-key nonce: \(app.deviceKeyNonceRequired ? "required" : "not required")")
+    if let logo = app.logoURL { print("logo:             \(logo)") }
+    if let color = app.brandColor { print("brand colour:     \(color)") }
 }
 
 extension ApplicationBody {
@@ -119,5 +121,7 @@ extension ApplicationBody {
             createdAt: ISO8601.string(app.createdAt))
         deviceKeyNonceRequired = app.deviceKeyNonceRequired
         logoutURLs = app.logoutURLs
+        logoURL = app.logoURL
+        brandColor = app.brandColor?.description
     }
 }

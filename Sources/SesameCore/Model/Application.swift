@@ -39,6 +39,10 @@ public struct Application: Sendable, Codable, Equatable {
     public var deviceKeyNonceRequired = false
     /// Where logout may send the browser (`returnTo`, `post_logout_redirect_uri`), matched exactly.
     public var logoutURLs: [String] = []
+    /// The logo the hosted pages show above the form (an https URL).
+    public var logoURL: String?
+    /// The colour of the hosted pages' main button; links use it where it has enough contrast.
+    public var brandColor: BrandColor?
 
     /// Creates an application record.
     public init(

@@ -58,6 +58,9 @@ public enum PasskeyCeremony: String, Sendable, Codable {
     case registration
     /// `/passkey/challenge`: an existing passkey signs in.
     case authentication
+    /// A signed-in person adds a passkey to their account (the hosted page's offer after a
+    /// code login).
+    case enrollment
 }
 
 /// The server half of a started ceremony, found again by the `auth_session` the client holds.

@@ -64,4 +64,6 @@ public enum SecretPurpose: String, Sendable {
     case refreshRotation = "refresh_rotation"
     /// The hosted login page's session cookie.
     case browserSession = "browser_session"
+    /// Ties a hosted-page form to the browser that was shown it (``FormTokens``).
+    case formToken = "form_token"
 }

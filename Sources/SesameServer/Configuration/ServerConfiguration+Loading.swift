@@ -57,6 +57,11 @@ extension ServerConfiguration {
             "log_level", default: "info", among: ["trace", "debug", "info", "notice", "warning", "error", "critical"])
         configuration.settings = parseSettings(values, issuer: configuration.settings.issuer)
         configuration.connections = [parseConnection(values, "email"), parseConnection(values, "sms")]
+        configuration.smsDefaultCountry = values.optionalString("connections.sms.default_country")
+        if let country = configuration.smsDefaultCountry, PhoneNumberInput.DefaultCountry(country) == nil {
+            values.problem(
+                "connections.sms.default_country must be a country code like GB or a calling code like +44, not \(country)")
+        }
         configuration.email = parseEmail(values)
         configuration.sms = parseSMS(values)
         guard values.problems.isEmpty else { throw ConfigurationError(problems: values.problems) }

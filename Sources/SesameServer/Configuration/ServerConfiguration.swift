@@ -43,6 +43,8 @@ public import SesameCore
 /// - `sweep_interval` (300 s): how often each instance deletes expired rows
 /// - `connections.email.*` and `connections.sms.*`: `code_length` (6, at least 6), `code_lifetime` (180),
 ///   `max_attempts` (3), `link_lifetime` (900), `disable_signup` (false)
+/// - `connections.sms.default_country` (none): the country (`GB`) or calling code (`+44`) of
+///   phone numbers typed on the hosted page without one
 /// - `email.provider` (console | smtp) with `email.smtp.{host,port,username,password,security,from}`
 /// - `sms.provider` (console | twilio | http) with `sms.twilio.{account_sid,auth_token,from,
 ///   messaging_service_sid,base_url}` or `sms.gateway.{url,secret,subject,audience,sender}`
@@ -74,6 +76,12 @@ public struct ServerConfiguration: Sendable {
     /// Whether a channel without a provider may print codes to the log on a non-loopback host.
     public var allowConsoleDelivery = false
     public var connections: [ConnectionOverride] = []
+    /// The country of phone numbers typed on the hosted page without a calling code.
+    public var smsDefaultCountry: String?
+    /// Where operators place templates and language files that replace the shipped ones.
+    public var templatesDirectory: String {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("templates").path
+    }
     public var email = EmailDeliverySettings()
     public var sms = SMSDeliverySettings()
     public var logLevel = "info"

@@ -1,26 +1,28 @@
 import Foundation
 import Hummingbird
+import SesameAPI
 import SesameCore
 
 /// The hosted login page behind `/authorize` (OpenID Connect Core §3.1.2): a standard
-/// authorization-code flow (with PKCE) in which the user proves an email address or phone
-/// number with a one-time code, or signs in with a passkey, then returns to the application
-/// with a code.
+/// authorization-code flow (with PKCE) in which the person proves an email address or phone
+/// number with a one-time code or a magic link, or signs in with a passkey, then returns to
+/// the application with a code.
 struct AuthorizeController {
     let redirectLogin: RedirectLogin
     let passwordless: PasswordlessLogin
     let passkeys: PasskeyLogin
     let sessions: BrowserSessions
+    let connections: any ConnectionRepository
     let signIn: BrowserSignIn
+    let pages: HostedPages
+    let clock: any SesameClock
     let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/authorize", use: show)
         router.post("/authorize/start", use: start)
         router.post("/authorize/verify", use: verify)
-        router.post("/authorize/passkey", use: passkey)
-        router.post("/authorize/passkey/challenge", use: passkeyChallenge)
-        router.get("/authorize/passkey.js", use: script)
+        registerPasskeys(on: router)
     }
 
     /// Answers at once from the browser's session when it can (single sign-on, `prompt=none`),
@@ -36,107 +38,129 @@ struct AuthorizeController {
                 ip: context.clientIP(request, proxies: proxies))
             switch outcome {
             case .respond(let answer): return AuthorizationResponder.response(answer)
-            case .interact(let application): return Self.identifierPage(application, form, error: nil)
+            case .interact(let application):
+                let view = pages.view(request, application: application, uiLocales: form.parameters.uiLocales)
+                return try await identifierPage(view, form)
             }
         } catch let error as SesameError where error.kind == .badRequest {
-            return Responses.html(Pages.error(error.message), status: .badRequest)
+            let view = pages.view(request, application: nil, uiLocales: form.parameters.uiLocales)
+            return view.message(view.text("error_heading"), error.message, isError: true, status: .badRequest)
         }
     }
 
-    /// The application's answer after a login on this page, with a new browser session.
-    private func signedIn(
-        _ answer: AuthorizationResponse, method: LoginMethod, _ request: Request, _ context: SesameRequestContext
-    )
-        async throws -> Response
-    {
-        try await signIn.respond(answer, method: method, request: request, ip: context.clientIP(request, proxies: proxies))
+    /// The address form for the form's channel, offering links for email, the other channel
+    /// when both are on, and passkeys when the application allows passkey sign-in.
+    func identifierPage(
+        _ view: PageView, _ form: AuthorizeForm, error: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let email = try await connections.connection(name: "email")?.enabled == true
+        let sms = try await connections.connection(name: "sms")?.enabled == true
+        let channel: AuthorizeForm.Channel = !sms ? .email : (!email ? .sms : form.channel)
+        let passkeys = view.application?.allows(GrantType.webauthn) == true
+        var values: [String: Any] = [
+            "sms": channel == .sms, "links": channel == .email, "passkeys": passkeys,
+            "national": pages.defaultCountry != nil,
+        ]
+        values["username"] = form.values["username"] ?? form.parameters.loginHint
+        if email && sms { values["switchURL"] = form.authorizeURL(["connection": channel == .sms ? "email" : "sms"]) }
+        return view.render(
+            "login", values: values, fields: form.hiddenFields, error: error, status: status, scripts: passkeys)
     }
 
-    /// The address form, offering passkeys when the application allows passkey sign-in.
-    static func identifierPage(
-        _ application: SesameCore.Application, _ form: AuthorizeForm, error: String?, status: HTTPResponse.Status = .ok
-    ) -> Response {
-        let passkeys = application.allows(GrantType.webauthn)
-        let page = Pages.identifierForm(
-            appName: application.name, fields: form.hiddenFields, hint: form.values["username"] ?? form.parameters.loginHint,
-            error: error, passkeys: passkeys)
-        return Responses.html(page, status: status, scripts: passkeys)
-    }
-
+    /// Sends a code (or, for email, a link) and shows the next step; "Send a new code" posts here too.
     @Sendable func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = AuthorizeForm(try await Self.formValues(request, context))
         let application = try await form.check(redirectLogin)
-        let appName = application.name
-        let username = form.values["username"] ?? ""
-        let isPhone = username.hasPrefix("+")
+        let view = pages.view(request, application: application, uiLocales: form.parameters.uiLocales)
+        guard pages.accepts(request, values: form.values) else {
+            return try await identifierPage(view, form, error: view.text("error_csrf"), status: .forbidden)
+        }
+        let channel = form.channel
+        let typed = form.values["username"] ?? ""
+        let recipient = channel == .sms ? PhoneNumberInput.e164(typed, defaultCountry: pages.defaultCountry) ?? typed : typed
         var start = PasswordlessStartRequest(
-            clientID: form.clientID, clientSecret: nil, connection: isPhone ? "sms" : "email",
-            email: isPhone ? nil : username, phoneNumber: isPhone ? username : nil, send: "code",
+            clientID: form.clientID, clientSecret: nil, connection: channel.rawValue,
+            email: channel == .email ? recipient : nil, phoneNumber: channel == .sms ? recipient : nil, send: "code",
             ip: context.clientIP(request, proxies: proxies))
         start.hostedApplication = application
+        let resend = form.values["resend"] != nil
+        let started: PasswordlessStartResult
         do {
-            _ = try await passwordless.start(start)
+            started = try await passwordless.start(start)
         } catch let error as SesameError where error.kind == .badRequest || error.kind == .tooManyRequests {
-            return Self.identifierPage(
-                application, form, error: error.message, status: error.kind == .tooManyRequests ? .tooManyRequests : .badRequest)
+            let message = startError(error, view)
+            let status: HTTPResponse.Status = error.kind == .tooManyRequests ? .tooManyRequests : .badRequest
+            if resend {
+                let wait = waitText(error, view, key: "resend_wait") ?? message
+                return codePage(view, form, recipient: recipient, channel: channel, error: wait, status: status)
+            }
+            return try await identifierPage(view, form, error: message, status: status)
         }
-        var fields = form.hiddenFields
-        fields += [("username", username), ("realm", isPhone ? "sms" : "email")]
-        return Responses.html(Pages.codeForm(appName: appName, recipient: username, fields: fields, error: nil))
+        let notice = resend ? view.text("resend_sent", ["recipient": started.recipient]) : nil
+        return codePage(view, form, recipient: started.recipient, channel: channel, notice: notice)
+    }
+
+    /// The code step: the code field, "Send a new code" and "Use a different address".
+    private func codePage(
+        _ view: PageView, _ form: AuthorizeForm, recipient: String, channel: AuthorizeForm.Channel,
+        notice: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let fields =
+            form.hiddenFields + [("username", recipient), ("realm", channel.rawValue), ("channel", channel.rawValue)]
+        var values: [String: Any] = [
+            "sms": channel == .sms, "recipient": recipient,
+            "backURL": form.authorizeURL(["connection": channel.rawValue]),
+        ]
+        values["notice"] = notice
+        return view.render("code", values: values, fields: fields, error: error, status: status)
     }
 
     @Sendable func verify(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = AuthorizeForm(try await Self.formValues(request, context))
-        let appName = try await form.check(redirectLogin).name
+        let application = try await form.check(redirectLogin)
+        let view = pages.view(request, application: application, uiLocales: form.parameters.uiLocales)
+        let recipient = form.values["username"] ?? ""
+        guard pages.accepts(request, values: form.values) else {
+            return codePage(
+                view, form, recipient: recipient, channel: form.channel, error: view.text("error_csrf"), status: .forbidden)
+        }
         let credentials = PasswordlessCredentials(
             connection: form.values["realm"], username: form.values["username"], code: form.values["otp"])
         let confirmation = MagicLinkConfirmation(
             clientID: form.clientID, credentials: credentials, redirectURI: form.redirectURI, parameters: form.parameters,
             ip: context.clientIP(request, proxies: proxies))
         do {
-            return try await signedIn(
-                try await redirectLogin.complete(confirmation, method: .hostedOTP), method: .hostedOTP, request, context)
+            if let offer = try await passkeyOffer(confirmation, application, form, view, request, context) { return offer }
+            let answer = try await redirectLogin.complete(confirmation, method: .hostedOTP)
+            return try await signIn.respond(answer, method: .hostedOTP, request: request, ip: confirmation.ip)
         } catch let error as SesameError where [.invalidGrant, .invalidRequest].contains(error.code) {
-            var fields = form.hiddenFields
-            fields += [("username", form.values["username"] ?? ""), ("realm", form.values["realm"] ?? "")]
-            let page = Pages.codeForm(
-                appName: appName, recipient: form.values["username"] ?? "", fields: fields,
-                error: "That code is wrong or has expired. Check it, or go back and ask for a new one.")
-            return Responses.html(page, status: .badRequest)
+            let key =
+                switch error.reason {
+                case ErrorReason.codeExpired: "code_expired"
+                case ErrorReason.codeAttemptsExhausted: "code_used_up"
+                default: "code_wrong"
+                }
+            return codePage(
+                view, form, recipient: recipient, channel: form.channel, error: view.text(key), status: .badRequest)
         }
     }
 
-    /// A passkey answer posted by ``PasskeyScript``: on success the application's callback with
-    /// a code; otherwise the address form again, saying why.
-    @Sendable func passkey(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(redirectLogin)
-        do {
-            let answer = try await redirectLogin.completeWithPasskey(
-                clientID: form.clientID, redirectURI: form.redirectURI, parameters: form.parameters,
-                authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
-                ip: context.clientIP(request, proxies: proxies))
-            return try await signedIn(answer, method: .hostedPasskey, request, context)
-        } catch let error as SesameError where [.badRequest, .forbidden, .unauthorized].contains(error.kind) {
-            return Self.identifierPage(application, form, error: "Passkey sign-in failed: \(error.message)", status: .badRequest)
+    /// What a refused start says, in the page's language.
+    private func startError(_ error: SesameError, _ view: PageView) -> String {
+        switch error.code {
+        case "bad.email": view.text("error_email")
+        case "bad.phone_number": view.text("error_phone")
+        case .emailProviderError, .smsProviderError: view.text("error_delivery")
+        case .tooManyRequests: waitText(error, view, key: "error_rate") ?? error.message
+        case .unauthorizedClient, "bad.connection": view.text("error_unavailable")
+        default: error.message
         }
     }
 
-    /// The page's passkey challenge: the application is identified by its registered callback,
-    /// as for codes, so a confidential application's page needs no client secret.
-    @Sendable func passkeyChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(redirectLogin)
-        guard application.allows(GrantType.webauthn) else { throw SesameError.grantNotAllowed(GrantType.webauthn) }
-        let challenge = try await passkeys.startAuthentication(
-            application: application, realm: nil, ip: context.clientIP(request, proxies: proxies))
-        return try Responses.json(challenge, noStore: true)
-    }
-
-    @Sendable func script(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=3600"],
-            body: .init(byteBuffer: ByteBuffer(string: PasskeyScript.source)))
+    /// "Try again in N seconds" from a rate-limit refusal.
+    private func waitText(_ error: SesameError, _ view: PageView, key: String) -> String? {
+        guard let limit = error.rateLimit else { return nil }
+        return view.text(key, ["seconds": max(1, limit.resetEpochSeconds - clock.now().epochSeconds)])
     }
 
     static func formValues(_ request: Request, _ context: SesameRequestContext) async throws -> [String: String] {
@@ -144,33 +168,5 @@ struct AuthorizeController {
         var values: [String: String] = [:]
         for key in body.keys { values[key] = try body.string(key) }
         return values
-    }
-}
-
-/// The authorize parameters a login page carries from step to step in hidden fields.
-struct AuthorizeForm {
-    let values: [String: String]
-
-    init(_ values: [String: String]) {
-        self.values = values
-    }
-
-    var clientID: String? { values["client_id"] }
-    var redirectURI: String? { values["redirect_uri"] }
-
-    var parameters: AuthorizeParameters { AuthorizeParameters { values[$0] } }
-
-    /// Every authorize parameter the page reads from the query and carries between steps;
-    /// anything else (`auth0Client`, SDK options) is ignored.
-    static let names = ["client_id", "redirect_uri"] + AuthorizeParameters.names
-
-    /// The authorize parameters, to carry to the next step.
-    var hiddenFields: [(String, String)] {
-        Self.names.compactMap { name in values[name].map { (name, $0) } }
-    }
-
-    /// The application, after checking that the callback is one it allows.
-    func check(_ redirectLogin: RedirectLogin) async throws -> SesameCore.Application {
-        try await redirectLogin.target(clientID: clientID, redirectURI: redirectURI).0
     }
 }

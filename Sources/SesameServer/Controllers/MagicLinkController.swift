@@ -5,6 +5,7 @@ import SesameCore
 struct MagicLinkController {
     let redirectLogin: RedirectLogin
     let signIn: BrowserSignIn
+    let pages: HostedPages
     let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
@@ -14,43 +15,59 @@ struct MagicLinkController {
         router.get("/android/:app/:connection", use: nativePage)
     }
 
-    /// Shows a one-click page; nothing is consumed by a GET.
+    /// Shows a one-click page; nothing is consumed by a GET, so mail scanners that fetch
+    /// links cannot burn them.
     @Sendable func confirmPage(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let fields = Self.fields.compactMap { name in query.get(name).map { (name, $0) } }
         do {
             let (application, _) = try await redirectLogin.target(
                 clientID: query.get("client_id"), redirectURI: query.get("redirect_uri"))
-            return Responses.html(Pages.confirmMagicLink(appName: application.name, fields: fields))
+            let view = pages.view(request, application: application, uiLocales: query.get("ui_locales"))
+            let recipient = query.get("email") ?? query.get("phone_number") ?? ""
+            return view.render("link-confirm", values: ["recipient": recipient], fields: fields)
         } catch let error as SesameError {
-            return Responses.html(Pages.error(error.message), status: .badRequest)
+            let view = pages.view(request, application: nil, uiLocales: query.get("ui_locales"))
+            return view.message(view.text("error_heading"), error.message, isError: true, status: .badRequest)
         }
     }
 
     /// Consumes the link, signs this browser in and answers the application's callback.
     @Sendable func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let body = try await RequestParameters.parse(request, context: context, allowForm: true)
+        let values = try await AuthorizeController.formValues(request, context)
+        let form = AuthorizeForm(values)
         let credentials = PasswordlessCredentials(
-            connection: try body.string("connection"),
-            username: try body.string("email") ?? body.string("phone_number"), code: try body.string("verification_code"))
-        let parameters = try AuthorizeParameters { try body.string($0) }
+            connection: values["connection"], username: values["email"] ?? values["phone_number"],
+            code: values["verification_code"])
         let confirmation = MagicLinkConfirmation(
-            clientID: try body.string("client_id"), credentials: credentials, redirectURI: try body.string("redirect_uri"),
-            parameters: parameters, ip: context.clientIP(request, proxies: proxies))
+            clientID: form.clientID, credentials: credentials, redirectURI: form.redirectURI, parameters: form.parameters,
+            ip: context.clientIP(request, proxies: proxies))
+        let application = try? await form.check(redirectLogin)
+        let view = pages.view(request, application: application, uiLocales: form.parameters.uiLocales)
+        // A link to a callback the application does not allow is refused the same with or without a token.
+        guard application == nil || pages.accepts(request, values: values) else {
+            let fields = Self.fields.compactMap { name in values[name].map { (name, $0) } }
+            let recipient = credentials.username ?? ""
+            return view.render(
+                "link-confirm", values: ["recipient": recipient], fields: fields, error: view.text("error_csrf"),
+                status: .forbidden)
+        }
         do {
             let answer = try await redirectLogin.confirm(confirmation)
             return try await signIn.respond(answer, method: .magicLink, request: request, ip: confirmation.ip)
         } catch let error as SesameError where error.kind == .badRequest {
-            return Responses.html(Pages.error(error.message), status: .badRequest)
+            return view.message(view.text("error_heading"), error.message, isError: true, status: .badRequest)
         }
     }
 
     @Sendable func nativePage(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let platform = request.uri.path.hasPrefix("/ios/") ? "iOS" : "Android"
-        return Responses.html(Pages.openInApp(platform: platform))
+        let view = pages.view(request, application: nil)
+        return view.message(view.text("open_app_heading"), view.text("open_app", ["platform": platform]))
     }
 
     /// The query parameters the confirm page carries into its POST.
     static let fields =
-        ["client_id", "email", "phone_number", "verification_code", "redirect_uri"] + AuthorizeParameters.names
+        ["client_id", "email", "phone_number", "verification_code", "redirect_uri"]
+        + AuthorizeParameters.names
 }

@@ -10,6 +10,7 @@ struct SessionController {
     let logout: Logout
     let tokens: TokenService
     let cookie: SessionCookie
+    let pages: HostedPages
     let proxies: ProxyPolicy
 
     func register(on router: Router<SesameRequestContext>) {
@@ -27,7 +28,7 @@ struct SessionController {
         return try await end(
             Logout.Request(
                 sessionSecret: cookie.secret(in: request), clientID: query.get("client_id"), returnTo: query.get("returnTo"),
-                idTokenHint: nil, state: nil))
+                idTokenHint: nil, state: nil), request)
     }
 
     /// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2), by GET or form POST.
@@ -39,20 +40,21 @@ struct SessionController {
             Logout.Request(
                 sessionSecret: cookie.secret(in: request), clientID: try value("client_id"),
                 returnTo: try value("post_logout_redirect_uri"), idTokenHint: try value("id_token_hint"),
-                state: try value("state")))
+                state: try value("state")), request)
     }
 
     /// Ends the session, clears the cookie and sends the browser on, or says it is signed out.
-    private func end(_ request: Logout.Request) async throws -> Response {
+    private func end(_ logoutRequest: Logout.Request, _ request: Request) async throws -> Response {
         var response: Response
+        let view = pages.view(request, application: nil, uiLocales: request.uri.queryParameters.get("ui_locales"))
         do {
-            if let location = try await logout.logout(request) {
+            if let location = try await logout.logout(logoutRequest) {
                 response = Responses.redirect(location)
             } else {
-                response = Responses.html(Pages.signedOut())
+                response = view.message(view.text("signed_out_heading"), view.text("signed_out"))
             }
         } catch let error as SesameError where error.kind == .badRequest {
-            response = Responses.html(Pages.error(error.message), status: .badRequest)
+            response = view.message(view.text("error_heading"), error.message, isError: true, status: .badRequest)
         }
         response.setCookie(cookie.clearing)
         return response

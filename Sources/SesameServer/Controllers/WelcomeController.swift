@@ -11,6 +11,7 @@ struct WelcomeController {
     let settings: LoginSettings
     let applications: any ApplicationRepository
     let tokens: TokenService
+    let pages: HostedPages
     var random: any RandomSource = SystemRandomSource()
 
     /// Holds `state.verifier` between the start and the callback, for this page only.
@@ -29,7 +30,7 @@ struct WelcomeController {
     private var callback: String { settings.issuer + "welcome" }
 
     @Sendable func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        guard let application = try await defaultApplication() else { return notSetUp() }
+        guard let application = try await defaultApplication() else { return notSetUp(pages.view(request, application: nil)) }
         let state = random.token(16)
         let verifier = random.token(32)
         let challenge = Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
@@ -47,37 +48,53 @@ struct WelcomeController {
 
     @Sendable func show(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
+        let view = pages.view(request, application: nil)
         if let error = query.get("error") {
-            return Responses.html(Pages.welcome(error: "\(error): \(query.get("error_description") ?? "")"), status: .badRequest)
+            return page(view, error: "\(error): \(query.get("error_description") ?? "")", status: .badRequest)
         }
-        guard let code = query.get("code") else { return Responses.html(Pages.welcome()) }
-        guard let application = try await defaultApplication() else { return notSetUp() }
+        guard let code = query.get("code") else { return page(view) }
+        guard let application = try await defaultApplication() else { return notSetUp(view) }
         let saved = request.cookies[Self.cookieName]?.value.split(separator: ".", maxSplits: 1)
         guard let saved, saved.count == 2, String(saved[0]) == query.get("state") else {
-            return Responses.html(Pages.welcome(error: "This sign-in was not started here: start again."), status: .badRequest)
+            return page(view, error: "This sign-in was not started here: start again.", status: .badRequest)
         }
         do {
             let answer = try await tokens.exchange(
                 code: code, redirectURI: callback, codeVerifier: String(saved[1]), application: application)
             let claims = answer.idToken.flatMap(Self.claims(of:)) ?? [:]
             let logout = settings.issuer + "v2/logout?client_id=\(application.clientID)&returnTo=" + callback
-            var response = Responses.html(Pages.welcome(claims: claims, logoutURL: logout))
+            var response = page(view, claims: claims, logoutURL: logout)
             response.setCookie(Self.cookie("", maxAge: 0))
             return response
         } catch let error as SesameError {
-            return Responses.html(Pages.welcome(error: error.message), status: .badRequest)
+            return page(view, error: error.message, status: .badRequest)
         }
+    }
+
+    /// The page: the start button, or who signed in and the id_token's claims, or what went wrong.
+    private func page(
+        _ view: PageView, claims: [String: String]? = nil, logoutURL: String? = nil, error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
+        var values: [String: Any] = ["title": view.text("welcome_heading")]
+        if let claims {
+            let who = claims["email"] ?? claims["phone_number"] ?? claims["sub"] ?? "someone"
+            values["who"] = who.trimmingCharacters(in: ["\""])
+            values["claims"] = claims.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": $0.value] }
+            values["logoutURL"] = logoutURL
+        }
+        return view.render("welcome", values: values, error: error, status: status)
     }
 
     private func defaultApplication() async throws -> SesameCore.Application? {
         try await applications.listApplications().first { $0.isDefault && $0.allowsCallback(callback) }
     }
 
-    private func notSetUp() -> Response {
-        Responses.html(
-            Pages.welcome(
-                error: "The default application does not list \(callback) as a callback: add it with "
-                    + "sesame admin apps update CLIENT_ID --callback \(callback) --logout-url \(callback)"),
+    private func notSetUp(_ view: PageView) -> Response {
+        page(
+            view,
+            error: "The default application does not list \(callback) as a callback: add it with "
+                + "sesame admin apps update CLIENT_ID --callback \(callback) --logout-url \(callback)",
             status: .notFound)
     }
 

@@ -43,11 +43,15 @@ struct BrowserSignIn: Sendable {
     func respond(_ answer: AuthorizationResponse, method: LoginMethod, request: Request, ip: String?) async throws -> Response {
         var response = AuthorizationResponder.response(answer)
         if let user = answer.user {
-            let begun = try await sessions.begin(
-                user: user, method: method, presented: cookie.secret(in: request), ip: ip,
-                userAgent: request.headers[.userAgent])
-            response.setCookie(cookie.setting(begun.secret))
+            response.setCookie(try await begin(user, method: method, request: request, ip: ip))
         }
         return response
+    }
+
+    /// Begins a session for `user` in this browser; returns the cookie that carries it.
+    func begin(_ user: User, method: LoginMethod, request: Request, ip: String?) async throws -> Cookie {
+        let begun = try await sessions.begin(
+            user: user, method: method, presented: cookie.secret(in: request), ip: ip, userAgent: request.headers[.userAgent])
+        return cookie.setting(begun.secret)
     }
 }

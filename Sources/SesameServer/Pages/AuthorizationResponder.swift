@@ -24,15 +24,15 @@ enum AuthorizationResponder {
 
     private static func formPost(_ answer: AuthorizationResponse) -> Response {
         let inputs = answer.parameters.map {
-            "<input type=\"hidden\" name=\"\(Pages.escape($0.0))\" value=\"\(Pages.escape($0.1))\">"
+            "<input type=\"hidden\" name=\"\(escape($0.0))\" value=\"\(escape($0.1))\">"
         }.joined()
         let script = "document.forms[0].submit();"
         let body = """
-            <form method="post" action="\(Pages.escape(answer.redirectURI))">\(inputs)
+            <form method="post" action="\(escape(answer.redirectURI))">\(inputs)
             <noscript><p>Scripts are off: continue by hand.</p><button type="submit">Continue</button></noscript></form>
             <script>\(script)</script>
             """
-        return page(Pages.layout(title: "Signing in", body: body), script: script, frameAncestors: "'none'")
+        return page(layout(title: "Signing in", body: body), script: script, frameAncestors: "'none'")
     }
 
     private static func webMessage(_ answer: AuthorizationResponse) -> Response {
@@ -42,7 +42,7 @@ enum AuthorizationResponder {
         let origin = scriptJSON(answer.origin)
         let script = "(function(){var t=window.opener||window.parent;t.postMessage(\(message),\(origin));})();"
         let body = "<p>Signing in…</p>\n<script>\(script)</script>"
-        return page(Pages.layout(title: "Signing in", body: body), script: script, frameAncestors: answer.origin)
+        return page(layout(title: "Signing in", body: body), script: script, frameAncestors: answer.origin)
     }
 
     private static func page(_ html: String, script: String, frameAncestors: String) -> Response {
@@ -56,6 +56,33 @@ enum AuthorizationResponder {
         ]
         if frameAncestors == "'none'" { headers[HTTPField.Name("X-Frame-Options")!] = "DENY" }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A bare page: these two exist for a moment, before their script runs.
+    private static func layout(title: String, body: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(escape(title))</title></head><body>
+        \(body)
+        </body></html>
+        """
+    }
+
+    /// HTML-escapes text for element content and quoted attributes.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
     }
 
     /// JSON that is safe inside a `<script>` element: no `<`, `>`, `&` or line separators

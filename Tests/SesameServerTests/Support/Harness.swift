@@ -19,6 +19,8 @@ struct Harness {
     let clock: TestClock
     let sender: CapturingSender
     let clientID: String
+    /// The forgery-protection cookie, kept across requests as a browser keeps it.
+    let formCookie = FormCookieJar()
 
     /// Runs `body` against a fresh server.
     static func run(
@@ -55,27 +57,57 @@ struct Harness {
         var headers = headers
         headers[.contentType] = headers[.contentType] ?? "application/json"
         let data = try JSONSerialization.data(withJSONObject: body.compactMapValues { $0 ?? NSNull() })
-        return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(data: data))
+        return try await send(path, .post, headers, ByteBuffer(data: data))
     }
 
     func postRaw(_ path: String, _ body: String, contentType: String = "application/json") async throws -> TestResponse {
-        try await client.execute(
-            uri: path, method: .post, headers: [.contentType: contentType], body: ByteBuffer(string: body))
+        try await send(path, .post, [.contentType: contentType], ByteBuffer(string: body))
     }
 
     func form(_ path: String, _ fields: [String: String], headers: HTTPFields = [:]) async throws -> TestResponse {
         var headers = headers
         headers[.contentType] = "application/x-www-form-urlencoded"
         let body = fields.map { "\(Self.formEscape($0.key))=\(Self.formEscape($0.value))" }.joined(separator: "&")
-        return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
+        return try await send(path, .post, headers, ByteBuffer(string: body))
     }
 
     func get(_ path: String, headers: HTTPFields = [:]) async throws -> TestResponse {
-        try await client.execute(uri: path, method: .get, headers: headers)
+        try await send(path, .get, headers, nil)
     }
 
     func delete(_ path: String, headers: HTTPFields = [:]) async throws -> TestResponse {
-        try await client.execute(uri: path, method: .delete, headers: headers)
+        try await send(path, .delete, headers, nil)
+    }
+
+    /// After a code login the page offers a passkey; this follows "Not now" with the session
+    /// just begun, as the browser would, and returns the application's answer. Other
+    /// responses are returned as they are.
+    func finishHosted(_ response: TestResponse, headers: HTTPFields = [:]) async throws -> TestResponse {
+        guard response.status == .ok, response.text.contains("id=\"enroll-form\""),
+            let start = response.text.range(of: "id=\"skip\" href=\"")
+        else { return response }
+        let href = String(response.text[start.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
+        let session = response.headers[values: .setCookie].first { $0.contains("sesame_session=") }.map {
+            String($0.prefix { $0 != ";" })
+        }
+        var headers = headers
+        if let session { headers[.cookie] = session }
+        return try await get(href, headers: headers)
+    }
+
+    /// Sends a request with the forgery-protection cookie added, and keeps a new one.
+    private func send(_ path: String, _ method: HTTPRequest.Method, _ headers: HTTPFields, _ body: ByteBuffer?)
+        async throws -> TestResponse
+    {
+        var headers = headers
+        if let cookie = formCookie.value {
+            headers[.cookie] = headers[.cookie].map { "\($0); \(cookie)" } ?? cookie
+        }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
+        for setting in response.headers[values: .setCookie] where setting.hasPrefix(FormCookieJar.name + "=") {
+            formCookie.value = String(setting.prefix { $0 != ";" })
+        }
+        return response
     }
 
     static func formEscape(_ text: String) -> String {
@@ -151,4 +183,15 @@ extension TestResponse {
     func header(_ name: String) -> String? { headers[HTTPField.Name(name)!] }
 
     func tokens() throws -> TokenBody { try decode(TokenBody.self) }
+}
+
+/// The hosted pages' forgery-protection cookie of the test browser (`__Host-` on the https issuer).
+final class FormCookieJar: Sendable {
+    static let name = "__Host-sesame_csrf"
+    private let stored = Mutex<String?>(nil)
+
+    var value: String? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 }

@@ -33,6 +33,9 @@ extension PasskeyLogin {
             user = try await register(response, session, relyingParty, clientID: clientID, ip: ip)
         case .authentication:
             user = try await authenticate(response, session, relyingParty, clientID: clientID, ip: ip)
+        case .enrollment:
+            // An added passkey proves nothing yet: enrolment sessions never sign anyone in.
+            throw SesameError.invalidGrant("The passkey session is unknown, expired or already used: start again.")
         }
         return user
     }
@@ -41,17 +44,7 @@ extension PasskeyLogin {
         _ json: Data, _ session: PasskeySession, _ relyingParty: WebAuthnRelyingParty, clientID: String, ip: String?
     ) async throws -> User {
         guard let user = session.pendingUser else { throw SesameError.invalidGrant("The passkey session has no signup.") }
-        let credential = try decode { try RegistrationCredential(json: json) }
-        let verified = try await verifying(clientID: clientID, ip: ip) {
-            try await relyingParty.verifyRegistration(
-                credential: credential, expectedChallenge: session.challenge, verificationTime: clock.now())
-        }
-        let passkey = PasskeyCredential(
-            id: Base64URL.encode(verified.credentialID), userID: user.id, name: Self.defaultName(verified),
-            publicKey: verified.credentialPublicKey, algorithm: verified.credentialAlgorithm.rawValue,
-            signCount: verified.signCount, backupEligible: verified.backupEligible, backedUp: verified.backedUp,
-            format: verified.format.rawValue, aaguid: verified.aaguid.uuidString.lowercased(),
-            transports: verified.transports ?? [], createdAt: clock.now())
+        let passkey = try await verifiedPasskey(json, session, relyingParty, owner: user, clientID: clientID, ip: ip)
         do {
             try await storage.createUser(user, withPasskey: passkey)
         } catch let error as StorageError where error.isAlreadyExists {
@@ -89,6 +82,24 @@ extension PasskeyLogin {
             throw SesameError.invalidGrant("This passkey is not registered, or it was removed or disabled.")
         }
         return user
+    }
+
+    /// Verifies a registration response against the session's challenge: the new passkey of `owner`.
+    func verifiedPasskey(
+        _ json: Data, _ session: PasskeySession, _ relyingParty: WebAuthnRelyingParty, owner: User, clientID: String,
+        ip: String?
+    ) async throws -> PasskeyCredential {
+        let credential = try decode { try RegistrationCredential(json: json) }
+        let verified = try await verifying(clientID: clientID, ip: ip) {
+            try await relyingParty.verifyRegistration(
+                credential: credential, expectedChallenge: session.challenge, verificationTime: clock.now())
+        }
+        return PasskeyCredential(
+            id: Base64URL.encode(verified.credentialID), userID: owner.id, name: Self.defaultName(verified),
+            publicKey: verified.credentialPublicKey, algorithm: verified.credentialAlgorithm.rawValue,
+            signCount: verified.signCount, backupEligible: verified.backupEligible, backedUp: verified.backedUp,
+            format: verified.format.rawValue, aaguid: verified.aaguid.uuidString.lowercased(),
+            transports: verified.transports ?? [], createdAt: clock.now())
     }
 
     /// Runs a WebAuthn check, turning its failure into `invalid_grant` that names the failed

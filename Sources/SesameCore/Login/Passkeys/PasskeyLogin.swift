@@ -69,7 +69,7 @@ public struct PasskeyLogin: Sendable {
 
     var relyingParties: PasskeyRelyingParties { PasskeyRelyingParties(storage: storage, settings: settings) }
 
-    private func createSession(
+    func createSession(
         _ ceremony: PasskeyCeremony, _ application: Application, _ connection: Connection, _ user: User?
     ) async throws -> (token: String, challenge: [UInt8]) {
         let token = random.token(32)

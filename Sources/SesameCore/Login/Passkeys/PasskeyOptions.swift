@@ -33,6 +33,16 @@ public enum PasskeyRequestOptions: Sendable, Encodable {
         public var pubKeyCredParams: [CredentialParameter]
         public var authenticatorSelection: AuthenticatorSelection
         public var attestation: String
+        /// Passkeys the account already has, so an authenticator holding one says so instead
+        /// of making a second.
+        public var excludeCredentials: [CredentialDescriptor]? = nil
+    }
+
+    /// A credential named in `excludeCredentials`.
+    public struct CredentialDescriptor: Sendable, Encodable {
+        public var type = "public-key"
+        public var id: String
+        public var transports: [String]?
     }
 
     /// Options for `navigator.credentials.get` (discoverable credentials: no allow list).

@@ -129,6 +129,18 @@ public struct RedirectLogin: Sendable {
             parameters: confirmation.parameters, ip: confirmation.ip)
     }
 
+    /// Consumes the secret and records the login without answering the application yet: the
+    /// hosted page first offers a passkey, then continues from the browser session it began.
+    /// - Throws: the ``SesameError`` that refused it (the page shows it).
+    public func signIn(_ confirmation: MagicLinkConfirmation, method: LoginMethod) async throws -> User {
+        let (application, _, _) = try await checkedTarget(
+            clientID: confirmation.clientID, redirectURI: confirmation.redirectURI, parameters: confirmation.parameters)
+        try checkParameters(confirmation.parameters)
+        let candidate = try await passwordless.consume(confirmation.credentials, clientID: application.clientID)
+        return try await coordinator.recordLogin(
+            candidate, method: method, clientID: application.clientID, ip: confirmation.ip)
+    }
+
     /// A passkey sign-in on the hosted login page: verifies the answer to a challenge from
     /// `/passkey/challenge` and returns the response with an authorization code.
     /// - Throws: the ``SesameError`` that refused it (the page shows it).

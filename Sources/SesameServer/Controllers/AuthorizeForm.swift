@@ -1,0 +1,65 @@
+import Foundation
+import SesameCore
+
+/// The authorize parameters a login page carries from step to step in hidden fields, and
+/// what the person typed or chose on the way.
+struct AuthorizeForm {
+    let values: [String: String]
+
+    init(_ values: [String: String]) {
+        self.values = values
+    }
+
+    var clientID: String? { values["client_id"] }
+    var redirectURI: String? { values["redirect_uri"] }
+
+    var parameters: AuthorizeParameters { AuthorizeParameters { values[$0] } }
+
+    /// Every authorize parameter the page reads from the query and carries between steps;
+    /// anything else (`auth0Client`, SDK options) is ignored.
+    static let names = ["client_id", "redirect_uri"] + AuthorizeParameters.names
+
+    /// The authorize parameters, to carry to the next step.
+    var hiddenFields: [(String, String)] {
+        Self.names.compactMap { name in values[name].map { (name, $0) } }
+    }
+
+    /// The sign-in channel the page shows: what the person chose (`channel`), else the
+    /// application's `connection` hint, else email.
+    var channel: Channel {
+        if let chosen = values["channel"].flatMap(Channel.init(rawValue:)) { return chosen }
+        if values["username"]?.hasPrefix("+") == true { return .sms }
+        return parameters.connection == "sms" ? .sms : .email
+    }
+
+    /// `/authorize` again with these parameters, `changes` applied (nil removes one). The
+    /// pages link here to start over or to continue from the browser session.
+    func authorizeURL(_ changes: [String: String?] = [:]) -> String {
+        var fields = hiddenFields.filter { changes[$0.0] == nil }
+        for (name, value) in changes.sorted(by: { $0.key < $1.key }) {
+            if let value { fields.append((name, value)) }
+        }
+        var components = URLComponents()
+        components.path = "/authorize"
+        components.queryItems = fields.map { URLQueryItem(name: $0.0, value: $0.1) }
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string ?? "/authorize"
+    }
+
+    /// Continues to the application from the session just begun: the same request, but one
+    /// that does not ask for a login again.
+    var continueURL: String {
+        let prompts = parameters.prompts.subtracting(["login"]).sorted().joined(separator: " ")
+        return authorizeURL(["prompt": prompts.isEmpty ? nil : prompts])
+    }
+
+    /// The application, after checking that the callback is one it allows.
+    func check(_ redirectLogin: RedirectLogin) async throws -> SesameCore.Application {
+        try await redirectLogin.target(clientID: clientID, redirectURI: redirectURI).0
+    }
+
+    /// How the page reaches the person.
+    enum Channel: String {
+        case email, sms
+    }
+}
