@@ -64,4 +64,6 @@ public enum SecretPurpose: String, Sendable {
     case refreshRotation = "refresh_rotation"
     /// The hosted login page's session cookie.
     case browserSession = "browser_session"
+    /// The poll secret of a magic link that works across devices.
+    case linkRequest = "link_request"
 }
