@@ -83,6 +83,13 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
     /// The code took its last wrong guess and is dead: offer to send a new one.
     public var isCodeUsedUp: Bool { isInvalidCredentials && serverReason == ErrorReason.codeAttemptsExhausted }
 
+    /// The sign-in was refused: a magic link was refused on the other device, or its number
+    /// did not match.
+    public var isAccessDenied: Bool { code == "access_denied" }
+
+    /// A magic link expired, or its session was already used: start again.
+    public var isLinkExpired: Bool { code == "expired_token" }
+
     /// Too many requests or wrong codes; ``rateLimitReset`` says when to try again.
     public var isRateLimited: Bool { status == 429 }
 

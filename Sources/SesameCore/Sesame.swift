@@ -17,6 +17,8 @@ public struct Sesame: Sendable {
     public let clients: ClientAuthenticator
     let coordinator: LoginCoordinator
     public let passwordless: PasswordlessLogin
+    /// Magic links that work across devices, with a match code.
+    public let linkRequests: LinkRequests
     public let tokens: TokenService
     /// Magic links and the hosted `/authorize` page: logins that end in a redirect.
     public let redirectLogin: RedirectLogin
@@ -56,6 +58,9 @@ public struct Sesame: Sendable {
         self.clients = ClientAuthenticator(storage: storage)
         self.coordinator = coordinator
         self.passwordless = passwordless
+        self.linkRequests = LinkRequests(
+            storage: storage, hasher: hasher, clock: clock, random: random, passwordless: passwordless,
+            coordinator: coordinator)
         self.tokens = tokens
         let passkeys = PasskeyLogin(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)

@@ -56,6 +56,10 @@ public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let unsupportedGrantType: Code = "unsupported_grant_type"
         public static let unsupportedResponseType: Code = "unsupported_response_type"
         public static let accessDenied: Code = "access_denied"
+        /// RFC 8628 §3.5: the person has not confirmed yet; poll again.
+        public static let authorizationPending: Code = "authorization_pending"
+        /// RFC 8628 §3.5: the request expired or was used; start again.
+        public static let expiredToken: Code = "expired_token"
         /// Auth0's code for a blocked user.
         public static let unauthorized: Code = "unauthorized"
         public static let notFound: Code = "not_found"

@@ -42,13 +42,15 @@ public func buildRouter(
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: CORSMiddleware(origins: sesame.origins))
     TokenController(
-        passwordless: sesame.passwordless, passkeys: sesame.passkeys, deviceKeys: sesame.deviceKeys.login,
+        passwordless: sesame.passwordless, linkRequests: sesame.linkRequests, passkeys: sesame.passkeys,
+        deviceKeys: sesame.deviceKeys.login,
         tokens: sesame.tokens, clients: sesame.clients, proxies: proxies
     ).register(on: router)
     LegacyController(
         passwordless: sesame.passwordless, deviceKeys: sesame.deviceKeys.login, clients: sesame.clients, proxies: proxies
     ).register(on: router)
     PasswordlessController(passwordless: sesame.passwordless, proxies: proxies).register(on: router)
+    LinkRequestController(linkRequests: sesame.linkRequests, proxies: proxies).register(on: router)
     let cookie = SessionCookie(settings: sesame.settings)
     let signIn = BrowserSignIn(sessions: sesame.sessions, cookie: cookie)
     let hosted = HostedPages(

@@ -14,7 +14,9 @@ struct Migration: Sendable {
 
 /// The ordered schema history. Append only: a shipped migration never changes.
 enum Migrations {
-    static let all: [Migration] = [initial, deviceKeys, passkeys, keyRotation, settings, security, sessions]
+    static let all: [Migration] = [
+        initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests,
+    ]
 
     /// Instants are integer milliseconds, booleans 0/1 and hashes raw bytes in both
     /// dialects, so repository SQL is identical on SQLite and PostgreSQL.

@@ -11,7 +11,7 @@ extension SQLStorage: SweepRepository {
             ("authorization_codes", "expires_at", now), ("device_assertions", "expires_at", now),
             ("device_nonces", "expires_at", now), ("refresh_tokens", "expires_at", now.addingTimeInterval(-86400)),
             ("rate_limits", "window_start", windowsBefore), ("outbox", "created_at", outboxBefore),
-            ("browser_sessions", "expires_at", now),
+            ("browser_sessions", "expires_at", now), ("link_requests", "expires_at", now),
         ]
         var counts = SweepCounts()
         for deadline in deadlines {

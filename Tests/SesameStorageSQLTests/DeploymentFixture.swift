@@ -47,6 +47,10 @@ struct DeploymentFixture {
         id: "bs-1", secretHash: [4, 0, 4], userID: "email|ana0000000000000000000000", methods: ["hosted_otp"],
         createdAt: now, authTime: now, lastSeenAt: now, expiresAt: now.addingTimeInterval(86400), ip: "198.51.100.7",
         userAgent: "Firefox")
+    let linkRequest = LinkRequest(
+        id: "lr-1", pollSecretHash: [1, 0, 1], challengeID: "ch-1", clientID: "client-1", connection: "email",
+        recipient: "ana@example.com", matchCode: "07", status: .approved, userID: "email|ana0000000000000000000000",
+        createdAt: now, expiresAt: now.addingTimeInterval(900), decidedAt: now)
 
     /// Writes the deployment into `store`.
     func fill(_ store: SQLStorage) async throws {
@@ -67,6 +71,7 @@ struct DeploymentFixture {
         try await store.createChallenge(challenge)
         try await store.createPasskeySession(session)
         try await store.createBrowserSession(browser)
+        try await store.createLinkRequest(linkRequest)
         try await store.createDeviceNonce(
             hash: [8, 0], clientID: "client-1", createdAt: now, expiresAt: now.addingTimeInterval(60))
         _ = try await store.claimAssertionID([6, 0], expiresAt: now.addingTimeInterval(60), at: now)
@@ -105,6 +110,7 @@ struct DeploymentFixture {
         #expect(try await copy.registerAttempt(connection: "email", recipient: "ana@example.com", at: later)?.id == challenge.id)
         #expect(try await copy.consumePasskeySession(hashes: [session.sessionHash], at: later) == session)
         #expect(try await copy.browserSession(secretHashes: [browser.secretHash]) == browser)
+        #expect(try await copy.linkRequest(pollSecretHashes: [linkRequest.pollSecretHash]) == linkRequest)
         #expect(try await copy.consumeDeviceNonce(hashes: [[8, 0]], clientID: "client-1", at: later))
         #expect(try await copy.claimAssertionID([6, 0], expiresAt: later, at: later) == false)
         #expect(try await copy.hit(key: "start:ip:127.0.0.1", windowStart: Self.now) == 2)

@@ -3,11 +3,11 @@ import Foundation
 import SesameAPI
 import SesameClient
 
-/// `sesame login email|sms`: sign in from a terminal with a one-time code, on the SDK.
+/// `sesame login email|sms|magic-link`: sign in from a terminal with a one-time code or a link, on the SDK.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login", abstract: "Sign in to a Sesame server from the terminal.",
-        subcommands: [Email.self, SMS.self, PasskeyLogin.self, DeviceKeyLogin.self])
+        subcommands: [Email.self, SMS.self, MagicLinkLogin.self, PasskeyLogin.self, DeviceKeyLogin.self])
 
     /// What a terminal login asks for: the profile, a refresh token, and the right to register
     /// this machine's device key right after (`sesame login device-key --register`).

@@ -32,6 +32,14 @@ struct LoginCoordinator: Sendable {
         return try await issuer.issue(for: user, request, authTime: now, now: now)
     }
 
+    /// Issues tokens for a login recorded earlier (a link approved on another device, finished
+    /// by the party that asked): the login is not counted twice, and `authTime` is when the
+    /// person proved who they are. The caller has read the user again, so a block since counts.
+    func issueTokens(for user: User, request: TokenGrantRequest, authTime: Date) async throws -> TokenResponse {
+        guard !user.blocked else { throw SesameError.userBlocked }
+        return try await issuer.issue(for: user, request, authTime: authTime, now: clock.now())
+    }
+
     /// Appends an audit event; a failure to audit is logged, never fatal to the request.
     func audit(_ type: AuditEventType, user: String? = nil, client: String? = nil, ip: String? = nil, detail: String) async {
         await AuditLog(storage: storage, clock: clock, logger: logger)

@@ -42,4 +42,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case sessionLogin = "session_login"
     /// A browser session ended: logout, the person, an administrator.
     case sessionEnded = "session_ended"
+    /// A magic link was confirmed on another device with the right match code.
+    case linkRequestApproved = "link_request_approved"
+    /// A magic link was refused on another device: a wrong match code, or "It wasn't me".
+    case linkRequestDenied = "link_request_denied"
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import SesameAPI
 
 /// The kind of an application, which decides whether it can keep a secret.
 public enum ApplicationType: String, Sendable, Codable, CaseIterable {
@@ -84,6 +85,10 @@ public enum GrantType {
     public static let webauthn = "urn:okta:params:oauth:grant-type:webauthn"
     /// Device-key login (RFC 7523 JWT bearer), on `/oauth/token` and the legacy `/oauth/ro`.
     public static let jwtBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+    /// A magic link confirmed on another device, redeemed by the party that asked for it. Not a
+    /// grant of its own in an application's settings: applications that allow
+    /// ``passwordlessOTP`` may use it.
+    public static let magicLink = LinkSessionBody.grantType
     /// Every grant a new application gets.
     public static let defaults = [passwordlessOTP, refreshToken, authorizationCode, legacyPassword, webauthn, jwtBearer]
 }

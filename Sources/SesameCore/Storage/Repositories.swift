@@ -135,8 +135,8 @@ public protocol RateLimitRepository: Sendable {
 /// bound. Safe to run from every instance at once: each statement only deletes rows that
 /// are already dead.
 public protocol SweepRepository: Sendable {
-    /// Deletes challenges, passkey sessions, authorization codes, device assertion ids and
-    /// nonces expired before `now`, refresh tokens expired before `now` minus a day, rate-limit
+    /// Deletes challenges, link requests, passkey sessions, authorization codes, device
+    /// assertion ids and nonces expired before `now`, refresh tokens expired before `now` minus a day, rate-limit
     /// windows that started before `windowsBefore`, and outbox messages created before
     /// `outboxBefore`; returns how many rows of each kind went.
     func sweep(now: Date, windowsBefore: Date, outboxBefore: Date) async throws -> SweepCounts
@@ -173,4 +173,4 @@ public protocol StorageHealth: Sendable {
 public typealias SesameStorage = UserRepository & ApplicationRepository & ConnectionRepository
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
     & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository
-    & BrowserSessionRepository
+    & BrowserSessionRepository & LinkRequestRepository

@@ -66,4 +66,6 @@ public enum SecretPurpose: String, Sendable {
     case browserSession = "browser_session"
     /// Ties a hosted-page form to the browser that was shown it (``FormTokens``).
     case formToken = "form_token"
+    /// The poll secret of a magic link that works across devices.
+    case linkRequest = "link_request"
 }

@@ -1,8 +1,8 @@
 public import Foundation
 public import Logging
 
-/// Removes expired rows (challenges, passkey sessions, authorization codes, device assertion
-/// ids and nonces, old refresh tokens, spent rate-limit windows, old console outbox messages),
+/// Removes expired rows (challenges, link requests, passkey sessions, authorization codes,
+/// device assertion ids and nonces, old refresh tokens, spent rate-limit windows, old console outbox messages),
 /// so that unauthenticated endpoints cannot grow the database without bound. Every instance
 /// runs one; the deletes only touch dead rows, so instances sweeping at once is harmless.
 public struct Sweeper: Sendable {

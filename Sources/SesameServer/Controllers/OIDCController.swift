@@ -52,7 +52,7 @@ struct DiscoveryDocument: Encodable {
     let promptValuesSupported = RedirectLogin.prompts.sorted()
     let grantTypesSupported = [
         GrantType.authorizationCode, GrantType.refreshToken, GrantType.passwordlessOTP, GrantType.webauthn,
-        GrantType.jwtBearer,
+        GrantType.jwtBearer, GrantType.magicLink,
     ]
     let subjectTypesSupported = ["public"]
     let idTokenSigningAlgValuesSupported = ["RS256"]

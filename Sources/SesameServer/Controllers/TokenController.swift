@@ -7,6 +7,7 @@ import SesameCore
 /// the grant is enabled, then one Core call per grant (dex's shared grant handler).
 struct TokenController {
     let passwordless: PasswordlessLogin
+    let linkRequests: LinkRequests
     let passkeys: PasskeyLogin
     let deviceKeys: DeviceKeyLogin
     let tokens: TokenService
@@ -38,6 +39,8 @@ struct TokenController {
         case .authorizationCode(let code, let redirectURI, let verifier):
             response = try await tokens.exchange(
                 code: code, redirectURI: redirectURI, codeVerifier: verifier, application: application)
+        case .magicLink(let linkSession):
+            response = try await linkRequests.finish(pollSecret: linkSession, request: issue)
         }
         return try Responses.json(TokenBody(response), noStore: true)
     }

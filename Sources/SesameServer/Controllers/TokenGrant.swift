@@ -10,11 +10,12 @@ enum TokenGrant {
     case deviceKey(DeviceKeyAssertion)
     case refreshToken(String?, scope: String?)
     case authorizationCode(code: String?, redirectURI: String?, codeVerifier: String?)
+    case magicLink(linkSession: String?)
 
     /// The grant types the token endpoint serves.
     static let types: Set<String> = [
         GrantType.passwordlessOTP, GrantType.refreshToken, GrantType.authorizationCode, GrantType.webauthn,
-        GrantType.jwtBearer,
+        GrantType.jwtBearer, GrantType.magicLink,
     ]
 
     /// Reads the grant named by `grant_type`.
@@ -39,6 +40,8 @@ enum TokenGrant {
             self = .authorizationCode(
                 code: try body.string("code"), redirectURI: try body.string("redirect_uri"),
                 codeVerifier: try body.string("code_verifier"))
+        case GrantType.magicLink:
+            self = .magicLink(linkSession: try body.string("link_session"))
         default:
             throw SesameError(.badRequest, .unsupportedGrantType, "Unsupported grant type: \(type)")
         }
@@ -52,6 +55,8 @@ enum TokenGrant {
         case .deviceKey: GrantType.jwtBearer
         case .refreshToken: GrantType.refreshToken
         case .authorizationCode: GrantType.authorizationCode
+        // A link session finishes a passwordless login: the applications that may use codes may use it.
+        case .magicLink: GrantType.passwordlessOTP
         }
     }
 }

@@ -4,13 +4,13 @@ extension PasswordlessLogin {
     /// Fills the template for `mode`: a code, a web magic link, or a native-app link.
     func compose(
         secret: String, mode: SendMode, recipient: String, connection: Connection, application: Application,
-        authParams: [String: String], lifetime: Int
+        authParams: [String: String], linkRequestID: String? = nil, lifetime: Int
     ) throws -> OutgoingMessage {
         let templates = delivery.templates
         let link: String?
         switch mode {
         case .code: link = nil
-        case .link: link = webLink(secret, recipient, connection, application, authParams)
+        case .link: link = webLink(secret, recipient, connection, application, authParams, linkRequestID)
         case .linkIOS, .linkAndroid: link = try nativeLink(secret, mode, connection, application)
         }
         switch connection.strategy {
@@ -28,7 +28,7 @@ extension PasswordlessLogin {
     /// our links land on the same endpoint.
     private func webLink(
         _ secret: String, _ recipient: String, _ connection: Connection, _ application: Application,
-        _ authParams: [String: String]
+        _ authParams: [String: String], _ linkRequestID: String?
     ) -> String {
         var components = URLComponents(string: settings.baseURL + "/passwordless/verify_redirect")!
         var items = [
@@ -40,6 +40,7 @@ extension PasswordlessLogin {
         for key in Self.linkParameters where authParams[key] != nil {
             items.append(URLQueryItem(name: key, value: authParams[key]))
         }
+        if let linkRequestID { items.append(URLQueryItem(name: "request", value: linkRequestID)) }
         components.queryItems = items
         // URLComponents leaves "+" alone, but form decoding reads it as a space.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")

@@ -25,10 +25,12 @@ extension PasswordlessLogin {
         if try await shouldDeliver(to: recipient, connection) {
             let message = try compose(
                 secret: secret, mode: mode, recipient: recipient, connection: connection, application: application,
-                authParams: request.authParams, lifetime: lifetime)
+                authParams: request.authParams, linkRequestID: request.linkRequestID, lifetime: lifetime)
             try await deliver(message)
         }
-        return PasswordlessStartResult(id: challenge.id, connection: connection.strategy, recipient: recipient, rateLimit: status)
+        return PasswordlessStartResult(
+            id: challenge.id, connection: connection.strategy, recipient: recipient, clientID: application.clientID,
+            rateLimit: status)
     }
 
     private func startApplication(_ request: PasswordlessStartRequest) async throws -> Application {
@@ -47,7 +49,7 @@ extension PasswordlessLogin {
         return application
     }
 
-    private func startConnection(_ name: String?) async throws -> Connection {
+    func startConnection(_ name: String?) async throws -> Connection {
         guard let name else { throw startError("bad.connection", "Missing required property: connection") }
         guard let connection = try await storage.connection(name: name) else {
             throw startError("bad.connection", "Connection does not exist")

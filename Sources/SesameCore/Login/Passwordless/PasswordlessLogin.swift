@@ -31,8 +31,10 @@ public struct PasswordlessLogin: Sendable {
     /// login. Returns the user to record (the existing one, or a new one on first login).
     /// - Throws: 403 `invalid_grant` with Auth0's exact text for a wrong, expired, used,
     ///   superseded or exhausted secret: the client cannot tell which, by design.
-    func consume(_ credentials: PasswordlessCredentials, clientID: String) async throws -> User {
-        let (connection, recipient, challenge) = try await check(credentials, clientID: clientID)
+    /// - Parameter challengeID: the challenge the secret must belong to, when the caller knows it
+    ///   (a ``LinkRequest``'s link): any other live secret of the recipient fails the same way.
+    func consume(_ credentials: PasswordlessCredentials, clientID: String, challengeID: String? = nil) async throws -> User {
+        let (connection, recipient, challenge) = try await check(credentials, clientID: clientID, challengeID: challengeID)
         guard try await storage.consumeChallenge(id: challenge.id, at: clock.now()) else {
             throw wrongCode(connection, detail: "challenge already consumed")
         }
@@ -47,8 +49,9 @@ public struct PasswordlessLogin: Sendable {
         try await storage.refundAttempt(challengeID: challenge.id)
     }
 
-    private func check(_ credentials: PasswordlessCredentials, clientID: String?) async throws -> (Connection, String, Challenge)
-    {
+    func check(
+        _ credentials: PasswordlessCredentials, clientID: String?, challengeID: String? = nil
+    ) async throws -> (Connection, String, Challenge) {
         let connection = try await requireConnection(credentials.connection, parameter: "realm")
         guard let username = credentials.username else {
             throw SesameError.invalidRequest("Missing required parameter: username")
@@ -74,6 +77,9 @@ public struct PasswordlessLogin: Sendable {
         if let clientID, challenge.clientID != clientID {
             await coordinator.audit(.otpFailed, client: clientID, detail: "\(connection.name) code of another application")
             throw wrongCode(connection, detail: "code requested by \(challenge.clientID)")
+        }
+        if let challengeID, challenge.id != challengeID {
+            throw wrongCode(connection, detail: "secret of another challenge than \(challengeID)")
         }
         return (connection, recipient, challenge)
     }

@@ -19,6 +19,9 @@ public struct PasswordlessStartRequest: Sendable {
     /// The application, when the hosted login page already identified it by its registered
     /// callback URL: a confidential application's page has no client secret to send.
     public var hostedApplication: Application?
+    /// The ``LinkRequest`` a web link belongs to, carried by the link as `request` so the page
+    /// that opens it asks for the match code.
+    public var linkRequestID: String?
 
     /// Creates a start request.
     public init(
@@ -42,6 +45,8 @@ public struct PasswordlessStartResult: Sendable, Equatable {
     public var id: String
     public var connection: ConnectionStrategy
     public var recipient: String
+    /// The application that asked.
+    public var clientID: String
     /// The per-IP counter after this request, for `X-RateLimit-*` headers.
     public var rateLimit: RateLimitStatus
 }
