@@ -57,11 +57,16 @@ public func buildRouter(
         renderer: pages.renderer, forms: FormGuard(tokens: sesame.formTokens, settings: sesame.settings),
         defaultCountry: pages.defaultCountry)
     AssetsController(assets: pages.assets).register(on: router)
-    MagicLinkController(redirectLogin: sesame.redirectLogin, signIn: signIn, pages: hosted, proxies: proxies)
-        .register(on: router)
+    let linkCookie = LinkRequestCookie(settings: sesame.settings)
+    MagicLinkController(
+        redirectLogin: sesame.redirectLogin, linkRequests: sesame.linkRequests, linkCookie: linkCookie, signIn: signIn,
+        pages: hosted, proxies: proxies
+    )
+    .register(on: router)
     AuthorizeController(
-        redirectLogin: sesame.redirectLogin, passwordless: sesame.passwordless, passkeys: sesame.passkeys,
-        sessions: sesame.sessions, connections: sesame.storage, signIn: signIn, pages: hosted, clock: sesame.clock,
+        redirectLogin: sesame.redirectLogin, passwordless: sesame.passwordless, linkRequests: sesame.linkRequests,
+        linkCookie: linkCookie, passkeys: sesame.passkeys, sessions: sesame.sessions, connections: sesame.storage, signIn: signIn,
+        pages: hosted, clock: sesame.clock,
         proxies: proxies
     ).register(on: router)
     SessionController(

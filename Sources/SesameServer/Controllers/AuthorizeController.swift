@@ -10,6 +10,8 @@ import SesameCore
 struct AuthorizeController {
     let redirectLogin: RedirectLogin
     let passwordless: PasswordlessLogin
+    let linkRequests: LinkRequests
+    let linkCookie: LinkRequestCookie
     let passkeys: PasskeyLogin
     let sessions: BrowserSessions
     let connections: any ConnectionRepository
@@ -23,6 +25,7 @@ struct AuthorizeController {
         router.post("/authorize/start", use: start)
         router.post("/authorize/verify", use: verify)
         registerPasskeys(on: router)
+        registerLinks(on: router)
     }
 
     /// Answers at once from the browser's session when it can (single sign-on, `prompt=none`),
@@ -86,6 +89,9 @@ struct AuthorizeController {
         let resend = form.values["resend"] != nil
         let started: PasswordlessStartResult
         do {
+            if channel == .email, form.values["send"] == SendMode.link.rawValue {
+                return try await startLink(start, form, view)
+            }
             started = try await passwordless.start(start)
         } catch let error as SesameError where error.kind == .badRequest || error.kind == .tooManyRequests {
             let message = startError(error, view)

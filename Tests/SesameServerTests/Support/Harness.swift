@@ -24,7 +24,8 @@ struct Harness {
 
     /// Runs `body` against a fresh server.
     static func run(
-        configure: (inout LoginSettings) -> Void = { _ in }, _ body: @escaping @Sendable (Harness) async throws -> Void
+        configure: (inout LoginSettings) -> Void = { _ in }, pages: PageTemplates = .shipped,
+        _ body: @escaping @Sendable (Harness) async throws -> Void
     ) async throws {
         var settings = LoginSettings(issuer: "https://login.example.com")
         settings.startLimitPerIP = RateLimitRule(limit: 1000, windowSeconds: 3600)
@@ -38,7 +39,7 @@ struct Harness {
             storage: storage, settings: settings, delivery: MessageDelivery(email: sender, sms: sender), clock: clock,
             random: SeededRandomSource(seed: 7), logger: logger)
         let clientID = try await storage.listApplications()[0].clientID
-        let app = Application(router: buildRouter(sesame, proxies: .localNetworks), logger: logger)
+        let app = Application(router: buildRouter(sesame, proxies: .localNetworks, pages: pages), logger: logger)
         do {
             try await app.test(.router) { client in
                 try await body(Harness(client: client, sesame: sesame, clock: clock, sender: sender, clientID: clientID))

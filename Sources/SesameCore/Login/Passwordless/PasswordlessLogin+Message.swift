@@ -65,6 +65,6 @@ extension PasswordlessLogin {
     /// The authorize parameters a web link carries (Auth0's `authParams`).
     static let linkParameters = [
         "redirect_uri", "response_type", "state", "scope", "nonce", "audience", "code_challenge",
-        "code_challenge_method",
+        "code_challenge_method", "response_mode", "ui_locales",
     ]
 }

@@ -42,6 +42,14 @@ public struct RedirectLogin: Sendable {
         case interact(Application)
     }
 
+    /// The application `clientID` names; throws a 400 when there is none.
+    public func application(clientID: String) async throws -> Application {
+        guard let application = try await applications.application(clientID: clientID) else {
+            throw SesameError.invalidRequest("The link names an unknown application.")
+        }
+        return application
+    }
+
     /// The application and callback the link names, checked; throws a 400 when either is bad.
     public func target(clientID: String?, redirectURI: String?) async throws -> (Application, String) {
         guard let clientID, let application = try await applications.application(clientID: clientID) else {
@@ -139,6 +147,24 @@ public struct RedirectLogin: Sendable {
         let candidate = try await passwordless.consume(confirmation.credentials, clientID: application.clientID)
         return try await coordinator.recordLogin(
             candidate, method: method, clientID: application.clientID, ip: confirmation.ip)
+    }
+
+    /// Answers the application for a person whose login is already recorded: a magic link
+    /// confirmed on another device, finished in the browser that asked for it.
+    public func respond(
+        for user: User, clientID: String?, redirectURI: String?, parameters: AuthorizeParameters, authTime: Date?
+    ) async throws -> AuthorizationResponse {
+        let (application, redirectURI, mode) = try await checkedTarget(
+            clientID: clientID, redirectURI: redirectURI, parameters: parameters)
+        do {
+            try checkParameters(parameters)
+            let code = try await tokens.issueAuthorizationCode(
+                user: user, application: application, redirectURI: redirectURI, parameters: parameters, authTime: authTime)
+            return AuthorizationResponse(
+                redirectURI: redirectURI, mode: mode, parameters: [("code", code), ("state", parameters.state)], user: user)
+        } catch let error as SesameError where error.kind == .badRequest {
+            return errorResponse(error, redirectURI: redirectURI, mode: mode, state: parameters.state)
+        }
     }
 
     /// A passkey sign-in on the hosted login page: verifies the answer to a challenge from
