@@ -52,7 +52,7 @@ struct HostedPageTests {
         try await Harness.run { h in
             let base = AuthorizeTests().authorizeQuery(h)
             let french = try await h.get(base + "&ui_locales=fr-CA%20en")
-            #expect(french.text.contains("<html lang=\"fr\">") && french.text.contains("Adresse e-mail"))
+            #expect(french.text.contains("<html lang=\"fr\">") && french.text.contains("Adresse e‑mail"))
             let german = try await h.get(base, headers: [.acceptLanguage: "de-DE,de;q=0.9,en;q=0.5"])
             #expect(german.text.contains("<html lang=\"de\">") && german.text.contains("Code per E-Mail senden"))
             let spanish = try await h.get(base + "&ui_locales=es", headers: [.acceptLanguage: "de"])

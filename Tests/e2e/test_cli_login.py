@@ -6,16 +6,20 @@ real socket from another process.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import pty
+import re
 import select
 import stat
 import subprocess
 import time
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
+import requests
 
 
 def login(sesame, tmp_path, *args, codes, recipient):
@@ -176,3 +180,61 @@ def test_unreachable_server_is_a_message(tmp_path):
     out = subprocess.run([binary, "login", "email", "ana@example.com", "--domain", "http://127.0.0.1:9", "--client-id", "c"],
                          env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and "could not be reached" in out.stderr
+
+
+def start_magic_link_login(sesame, tmp_path, address: str) -> subprocess.Popen:
+    """Starts ``sesame login magic-link ADDRESS`` with its output on a pipe, as a script would."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SESAME_")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    return subprocess.Popen(
+        [str(sesame.binary), "login", "magic-link", address, "--domain", sesame.base_url, "--client-id",
+         sesame.client_id],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def confirm_on_other_device(link: str, number: str) -> requests.Response:
+    """Opens a mailed link the way a phone's browser does and answers its match question."""
+    phone = requests.Session()
+    page = phone.get(link, timeout=10)
+    assert page.status_code == 200 and "Number on your other screen" in page.text, page.text
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.text))
+    fields = {name: html.unescape(value) for name, value in fields.items()}
+    fields["match"] = number
+    return phone.post(urljoin(link, "/passwordless/verify_redirect"), data=fields, timeout=10)
+
+
+def test_magic_link_login_confirmed_on_another_device(sesame, tmp_path):
+    """``sesame login magic-link``: the terminal shows a number and waits; the person opens the
+    mailed link elsewhere, types the number, and the terminal is signed in."""
+    proc = start_magic_link_login(sesame, tmp_path, "ana@example.com")
+    try:
+        first = proc.stdout.readline()
+        number = re.search(r"enter this number: (\d\d)", first)
+        assert number, first
+        link = sesame.last_message("ana@example.com")["link"]
+        assert requests.get(link, timeout=10).status_code == 200  # a mail scanner's GET spends nothing
+        done = confirm_on_other_device(link, number.group(1))
+        assert "signed in on your other screen" in done.text
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "Signed in as ana@example.com." in out
+    who = cli(sesame, tmp_path, "whoami")
+    assert who.stdout.startswith("ana@example.com")
+
+
+def test_magic_link_login_refused_with_a_wrong_number(sesame, tmp_path):
+    """A stranger's link (this terminal asked, someone else's screen answers wrongly) ends the
+    wait at once with a readable message."""
+    proc = start_magic_link_login(sesame, tmp_path, "bo@example.com")
+    try:
+        number = re.search(r"enter this number: (\d\d)", proc.stdout.readline()).group(1)
+        wrong = "00" if number != "00" else "01"
+        refused = confirm_on_other_device(sesame.last_message("bo@example.com")["link"], wrong)
+        assert refused.status_code == 403 and "did not match" in refused.text
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1
+    assert "The sign-in was refused on the other device." in err

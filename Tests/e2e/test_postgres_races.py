@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import re
 import threading
 import time
 import uuid
@@ -105,12 +106,16 @@ def test_one_magic_link_raced_50_times_over_both_instances_gives_one_authorizati
     query = urlsplit(link).query
 
     # Opening the link (a GET, as a mail scanner does) shows a confirm page and spends nothing.
-    assert requests.get(b.url("/passwordless/verify_redirect?" + query), timeout=10).status_code == 200
+    confirm = requests.get(b.url("/passwordless/verify_redirect?" + query), timeout=10)
+    assert confirm.status_code == 200
 
-    # The page's form posts the link's parameters back; race that POST.
+    # The page's form posts the link's parameters back (with the page's forgery token, which
+    # every instance accepts: they share the key); race that POST.
     form = {name: values[0] for name, values in parse_qs(query).items()}
+    form["csrf_token"] = re.search(r'name="csrf_token" value="([^"]+)"', confirm.text).group(1)
+    cookies = confirm.cookies.get_dict()
     responses = race((a, b), lambda server: requests.post(
-        server.url("/passwordless/verify_redirect"), data=form, allow_redirects=False, timeout=10))
+        server.url("/passwordless/verify_redirect"), data=form, cookies=cookies, allow_redirects=False, timeout=10))
 
     assert {r.status_code for r in responses} == {303}, describe(responses)
     redirects = [urlsplit(r.headers["location"]) for r in responses]

@@ -17,10 +17,11 @@ extension LoginCommand {
             try await clientCommand {
                 let client = try session.client()
                 let wait = try await client.startMagicLink(email: address)
-                print(
-                    "Check your email at \(address) and open the link on any device. "
-                        + "When it asks, enter this number: \(wait.matchCode)")
-                print("Waiting… (Ctrl-C to stop)")
+                // Written unbuffered: the number must show now, also when the output is a pipe.
+                FileHandle.standardOutput.write(
+                    Data(
+                        ("Check your email at \(address) and open the link on any device. "
+                            + "When it asks, enter this number: \(wait.matchCode)\nWaiting… (Ctrl-C to stop)\n").utf8))
                 let credentials: Credentials
                 do {
                     credentials = try await client.waitForMagicLink(wait, scope: LoginCommand.scope)

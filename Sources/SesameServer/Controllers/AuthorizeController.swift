@@ -31,9 +31,9 @@ struct AuthorizeController {
     /// Answers at once from the browser's session when it can (single sign-on, `prompt=none`),
     /// otherwise shows the address form.
     @Sendable func show(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        var values: [String: String] = [:]
-        for name in AuthorizeForm.names { values[name] = request.uri.queryParameters.get(name) }
-        let form = AuthorizeForm(values)
+        // Decoded as a form, so "+" is a space (`scope=openid+email`, a state with spaces).
+        let query = FormDecoding.decode(request.uri.query ?? "")
+        let form = AuthorizeForm(query.filter { AuthorizeForm.names.contains($0.key) && !$0.value.isEmpty })
         do {
             let outcome = try await redirectLogin.authorize(
                 clientID: form.clientID, redirectURI: form.redirectURI, parameters: form.parameters,
@@ -116,6 +116,7 @@ struct AuthorizeController {
         var values: [String: Any] = [
             "sms": channel == .sms, "recipient": recipient,
             "backURL": form.authorizeURL(["connection": channel.rawValue]),
+            "differentLabel": view.text(channel == .sms ? "different_number" : "different_address"),
         ]
         values["notice"] = notice
         return view.render("code", values: values, fields: fields, error: error, status: status)

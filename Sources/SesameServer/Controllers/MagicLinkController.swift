@@ -39,6 +39,9 @@ struct MagicLinkController {
             return view.message(view.text("error_heading"), error.message, isError: true, status: .badRequest)
         }
         let view = pages.view(request, application: application, uiLocales: query.get("ui_locales"))
+        if let link, link.status != .pending {
+            return view.message(view.text("error_heading"), view.text("link_expired"), isError: true, status: .badRequest)
+        }
         return page(view, values, link: link, request: request)
     }
 
@@ -86,9 +89,8 @@ struct MagicLinkController {
             let answer = try await redirectLogin.confirm(confirmation)
             // The asking tab, still polling, learns the link was used here.
             if answer.user != nil { try await linkRequests.markCompleted(id: values["request"]) }
-            var response = try await signIn.respond(answer, method: .magicLink, request: request, ip: confirmation.ip)
-            if link != nil { response.setCookie(linkCookie.clearing) }
-            return response
+            // The link cookie stays: the waiting tab of this browser still polls with it.
+            return try await signIn.respond(answer, method: .magicLink, request: request, ip: confirmation.ip)
         } catch let error as SesameError where error.kind == .badRequest {
             return view.message(view.text("error_heading"), error.message, isError: true, status: .badRequest)
         }

@@ -5,14 +5,26 @@
   const form = document.getElementById("link-form");
   const status = document.getElementById("link-status");
   if (!form || !status) return;
-  const stop = text => { status.textContent = text; clearInterval(timer); };
+  // A refusal or expiry is an error: the number and the button go, the message is announced.
+  const stop = text => {
+    clearInterval(timer);
+    status.textContent = "";
+    for (const id of ["match-code", "link-form"]) document.getElementById(id)?.setAttribute("hidden", "");
+    const alert = document.getElementById("alert");
+    alert.textContent = text;
+    alert.focus();
+  };
   const poll = async () => {
     const response = await fetch("/authorize/link/status", {cache: "no-store"});
     if (!response.ok) return;
     const answer = await response.json();
     if (answer.status === "approved") { clearInterval(timer); form.submit(); }
     else if (answer.status === "denied") stop(form.dataset.denied);
-    else if (answer.status === "completed") stop(form.dataset.elsewhere);
+    else if (answer.status === "completed") {
+      clearInterval(timer);
+      for (const id of ["match-code", "link-form"]) document.getElementById(id)?.setAttribute("hidden", "");
+      status.textContent = form.dataset.elsewhere;
+    }
     else if (answer.status === "expired") stop(form.dataset.expired);
   };
   const timer = setInterval(() => poll().catch(() => {}), 2000);
