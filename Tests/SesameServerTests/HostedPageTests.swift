@@ -63,6 +63,8 @@ struct HostedPageTests {
                 #expect(unknown.text.contains(label), "\(label)")
             }
             #expect(unknown.text.contains("type=\"email\"") && unknown.text.contains("autocomplete=\"email webauthn\""))
+            let passkeyFirst = try await h.get(base + "&connection=passkey")
+            #expect(passkeyFirst.text.contains("data-preferred=\"1\""), "connection=passkey puts the passkey first")
         }
     }
 

@@ -63,6 +63,7 @@ struct AuthorizeController {
         var values: [String: Any] = [
             "sms": channel == .sms, "links": channel == .email, "passkeys": passkeys,
             "national": pages.defaultCountry != nil,
+            "passkeyFirst": passkeys && form.parameters.connection == "passkey",
         ]
         values["username"] = form.values["username"] ?? form.parameters.loginHint
         if email && sms { values["switchURL"] = form.authorizeURL(["connection": channel == .sms ? "email" : "sms"]) }

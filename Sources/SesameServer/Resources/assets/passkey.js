@@ -50,6 +50,8 @@
   };
   button.hidden = false;
   button.addEventListener("click", () => signIn().catch(report));
+  // connection=passkey: the application asked for a passkey first.
+  if (form.dataset.preferred) button.focus();
   if (PublicKeyCredential.isConditionalMediationAvailable) {
     PublicKeyCredential.isConditionalMediationAvailable()
       .then(available => { if (available) signIn("conditional").catch(() => {}); });
