@@ -390,15 +390,26 @@ def test_create_a_passkey_from_the_offer_then_sign_in_with_it(sesame, browser, a
     assert page.inner_text("h1") == text("en", "signed_out_heading")
     shot(page, "hosted-signed-out")
 
+    # By autofill: nothing is clicked; the email field's passkey suggestion (conditional
+    # mediation, answered by the virtual authenticator) signs in.
     app.hits.clear()
     verifier, challenge = pkce()
-    page.goto(authorize_url(sesame, challenge, state="st-passkey", redirect_uri=callback))
-    try:  # Chromium may already have answered through autofill (conditional mediation)
-        page.locator("#passkey-button").click(timeout=5000)
-    except playwright_api.Error:
-        pass
+    page.goto(authorize_url(sesame, challenge, state="st-autofill", redirect_uri=callback))
     query = query_of(wait_arrival(page, app))
-    assert query["state"] == "st-passkey"
+    assert query["state"] == "st-autofill"
+    assert email_of(sesame, exchange(sesame, query["code"], verifier, redirect_uri=callback)) == "kim@example.com"
+
+    # By the button: with autofill unavailable (as in browsers without conditional mediation),
+    # "Sign in with a passkey" opens the browser's own passkey dialog.
+    page.goto(f"{server(sesame)}/v2/logout")
+    page.add_init_script("PublicKeyCredential.isConditionalMediationAvailable = async () => false;")
+    app.hits.clear()
+    verifier, challenge = pkce()
+    page.goto(authorize_url(sesame, challenge, state="st-button", redirect_uri=callback))
+    assert not app.hits, "nothing answered before the click"
+    page.locator("#passkey-button").click()
+    query = query_of(wait_arrival(page, app))
+    assert query["state"] == "st-button"
     assert email_of(sesame, exchange(sesame, query["code"], verifier, redirect_uri=callback)) == "kim@example.com"
 
     # With a passkey on the account, a code login (in a browser without it: no autofill to
