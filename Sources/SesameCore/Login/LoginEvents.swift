@@ -24,6 +24,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case loginRefused = "login_refused"
     case otpFailed = "otp_failed"
     case otpFailureBudgetExhausted = "otp_failure_budget_exhausted"
+    /// A text message was refused by the SMS-pumping defence (country or hourly budget).
+    case smsRefused = "sms_refused"
     case addressVerified = "address_verified"
     case passkeyRegistered = "passkey_registered"
     case passkeyFailed = "passkey_failed"

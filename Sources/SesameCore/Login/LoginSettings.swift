@@ -51,6 +51,8 @@ public struct LoginSettings: Sendable, Equatable {
     public var sessionIdleLifetime: Int = 3 * 86400
     /// Seconds a browser session lives at most, however active (Auth0: 7 days).
     public var sessionLifetime: Int = 7 * 86400
+    /// Which countries may be texted and how many texts an hour (the SMS-pumping defence).
+    public var smsCountries = SMSCountryPolicy()
     /// Device-key login rules (key types, assertion lifetime, clock skew).
     public var deviceKeys = DeviceKeyPolicy()
 

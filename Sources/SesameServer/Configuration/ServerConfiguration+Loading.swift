@@ -114,7 +114,28 @@ extension ServerConfiguration {
         settings.passkeyOrigins = values.list("passkey_origins")
         settings.deviceKeys.allowRSA1024 = values.bool("device_keys.allow_rsa1024", default: false)
         settings.keyRefreshInterval = TimeInterval(values.int("signing_keys.refresh_interval", default: 60, range: 1...3600))
+        settings.smsCountries = parseSMSCountries(values)
         return settings
+    }
+
+    private static func parseSMSCountries(_ values: ConfigValues) -> SMSCountryPolicy {
+        var policy = SMSCountryPolicy()
+        let allowed = values.list("connections.sms.allowed_countries")
+        if !allowed.isEmpty {
+            var codes: Set<String> = []
+            for entry in allowed {
+                guard let country = PhoneNumberInput.DefaultCountry(entry) else {
+                    values.problem(
+                        "connections.sms.allowed_countries: \(entry) is not a country code like GB or a calling code like +44")
+                    continue
+                }
+                codes.insert(country.callingCode)
+            }
+            policy.allowedCallingCodes = codes
+        }
+        policy.perCountryHourly = values.int("connections.sms.country_hourly_limit", default: 200, range: 1...100_000_000)
+        policy.hourly = values.int("connections.sms.hourly_limit", default: 1000, range: 1...100_000_000)
+        return policy
     }
 
     private static func parseConnection(_ values: ConfigValues, _ name: String) -> ConnectionOverride {

@@ -45,6 +45,8 @@ public import SesameCore
 ///   `max_attempts` (3), `link_lifetime` (900), `disable_signup` (false)
 /// - `connections.sms.default_country` (none): the country (`GB`) or calling code (`+44`) of
 ///   phone numbers typed on the hosted page without one
+/// - `connections.sms.allowed_countries` (all), `connections.sms.country_hourly_limit` (200),
+///   `connections.sms.hourly_limit` (1000): the SMS-pumping defence
 /// - `email.provider` (console | smtp) with `email.smtp.{host,port,username,password,security,from}`
 /// - `sms.provider` (console | twilio | http) with `sms.twilio.{account_sid,auth_token,from,
 ///   messaging_service_sid,base_url}` or `sms.gateway.{url,secret,subject,audience,sender}`

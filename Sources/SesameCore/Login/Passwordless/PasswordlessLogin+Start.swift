@@ -15,6 +15,7 @@ extension PasswordlessLogin {
         let limiter = RateLimiter(storage: storage)
         let status = try await limiter.hit("start", ip: request.ip, rule: settings.startLimitPerIP, at: now)
         try await limiter.hit("start:to:\(connection.name):\(recipient)", rule: settings.startLimitPerRecipient, at: now)
+        if connection.strategy == .sms { try await checkSMSBudget(recipient, limiter: limiter, at: now) }
         let secret = mode == .code ? random.digits(max(connection.codeLength, Connection.minimumCodeLength)) : random.token(32)
         let lifetime = mode == .code ? connection.codeLifetime : connection.linkLifetime
         let challenge = Challenge(
@@ -86,6 +87,26 @@ extension PasswordlessLogin {
             throw startError("bad.request", "send=link is not supported for sms: use code, link_ios or link_android")
         }
         return mode
+    }
+
+    /// The SMS-pumping defence: the number's country must be allowed, and its country's and the
+    /// deployment's hourly budgets not spent. Refusals are counted against the budgets too, and
+    /// audited; they answer like a bad number, before anything is stored or sent.
+    private func checkSMSBudget(_ recipient: String, limiter: RateLimiter, at now: Date) async throws {
+        let policy = settings.smsCountries
+        let country = SMSCountryPolicy.callingCode(of: recipient) ?? "unknown"
+        guard policy.allows(callingCode: country) else {
+            await coordinator.audit(.smsRefused, detail: "+\(country) is not an allowed country")
+            throw startError("bad.phone_number", "Text messages to +\(country) numbers are not enabled.")
+        }
+        do {
+            try await limiter.hit(
+                "sms:country:\(country)", rule: RateLimitRule(limit: policy.perCountryHourly, windowSeconds: 3600), at: now)
+            try await limiter.hit("sms:all", rule: RateLimitRule(limit: policy.hourly, windowSeconds: 3600), at: now)
+        } catch let error as SesameError where error.kind == .tooManyRequests {
+            await coordinator.audit(.smsRefused, detail: "hourly text budget spent (+\(country))")
+            throw startError("bad.phone_number", "Text messages to this number cannot be sent right now. Try again later.")
+        }
     }
 
     private func shouldDeliver(to recipient: String, _ connection: Connection) async throws -> Bool {

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import SesameAPI
+import SesameCore
+import SesameServer
+import SesameStorageConformance
+import Testing
+
+/// SMS pumping (toll fraud): bots ask for codes to premium-rate numbers whose revenue the
+/// attacker shares, at the deployment's expense. Refusals answer like a bad number and cost
+/// nothing: no challenge is stored and no message is sent.
+@Suite("Attacks: SMS pumping is stopped by country allow-lists and hourly budgets")
+struct SMSPumpingTests {
+    func start(_ h: Harness, _ phone: String, from ip: String = "198.51.100.7") async throws -> TestResponse {
+        try await h.post(
+            "/passwordless/start", ["client_id": h.clientID, "connection": "sms", "phone_number": phone],
+            headers: [HTTPField.Name("X-Forwarded-For")!: ip])
+    }
+
+    /// Attack: thousands of codes to numbers in one premium range. With the defaults, the
+    /// country's hourly budget stops it after 200, while a real sign-up wave elsewhere passes.
+    @Test("defaults: a premium range is cut off at its country's budget; sign-ups elsewhere still pass")
+    func countryBudget() async throws {
+        try await Harness.run { h in
+            var refused = 0
+            for n in 0..<220 {
+                let response = try await start(h, "+882\(String(format: "%08d", n))", from: "203.0.113.\(n % 200)")
+                if response.status == .badRequest {
+                    #expect(response.error?.error == "bad.phone_number")
+                    refused += 1
+                }
+            }
+            #expect(refused == 20, "200 texts an hour to +882, then none")
+            #expect(h.sender.sent(to: "+88200000210").isEmpty, "a refused number is not texted")
+            for n in 0..<50 {
+                #expect(try await start(h, "+1415555\(String(format: "%04d", n))").status == .ok, "a sign-up wave")
+            }
+            let audit = try await h.sesame.storage.recentAuditEvents(limit: 500)
+            #expect(audit.filter { $0.type == "sms_refused" }.count == 20)
+            h.clock.advance(by: 3600)
+            #expect(try await start(h, "+88299999999").status == .ok, "the next hour has a new budget")
+        }
+    }
+
+    @Test("the allow-list: a number of another country is refused before anything is stored or sent")
+    func allowList() async throws {
+        try await Harness.run(configure: { $0.smsCountries.allowedCallingCodes = ["1", "44"] }) { h in
+            let refused = try await start(h, "+33612345678")
+            #expect(refused.status == .badRequest && refused.error?.error == "bad.phone_number")
+            #expect(refused.error?.errorDescription == "Text messages to +33 numbers are not enabled.")
+            #expect(h.sender.sent(to: "+33612345678").isEmpty)
+            #expect(try await start(h, "+447700900123").status == .ok)
+            #expect(try await start(h, "+14155550123").status == .ok)
+        }
+    }
+
+    /// Attack: the same pumping spread over many countries to stay under each one's budget.
+    @Test("the global hourly budget caps an attack spread over many countries")
+    func globalBudget() async throws {
+        try await Harness.run(configure: { $0.smsCountries.hourly = 5 }) { h in
+            let numbers = ["+33612345678", "+4915112345678", "+390212345678", "+34612345678", "+48512345678"]
+            for number in numbers {
+                let sent = try await start(h, number)
+                #expect(sent.status == .ok)
+            }
+            let over = try await start(h, "+81312345678")
+            #expect(over.status == .badRequest)
+        }
+    }
+
+    @Test("calling codes of E.164 numbers")
+    func callingCodes() {
+        #expect(SMSCountryPolicy.callingCode(of: "+14155550123") == "1")
+        #expect(SMSCountryPolicy.callingCode(of: "+79123456789") == "7")
+        #expect(SMSCountryPolicy.callingCode(of: "+447700900123") == "44")
+        #expect(SMSCountryPolicy.callingCode(of: "+35312345678") == "353")
+        #expect(SMSCountryPolicy.callingCode(of: "+88212345678") == "882")
+        #expect(SMSCountryPolicy.callingCode(of: "+0123") == nil)
+    }
+}
+
+@Suite("Configuration: the SMS-pumping defence")
+struct SMSCountryConfigTests {
+    static let noFile = ["data_dir": FileManager.default.temporaryDirectory.appendingPathComponent("sesame-none-\(UUID())").path]
+
+    @Test("allowed countries by ISO or calling code; budgets; a bad country is reported")
+    func parse() async throws {
+        let defaults = try await ServerConfiguration.load(flags: Self.noFile, environment: [:]).settings.smsCountries
+        #expect(defaults == SMSCountryPolicy())
+        let configured = try await ServerConfiguration.load(
+            flags: Self.noFile,
+            environment: [
+                "SESAME_CONNECTIONS_SMS_ALLOWED_COUNTRIES": "US, gb,+49", "SESAME_CONNECTIONS_SMS_HOURLY_LIMIT": "300",
+                "SESAME_CONNECTIONS_SMS_COUNTRY_HOURLY_LIMIT": "50",
+            ]
+        ).settings.smsCountries
+        #expect(configured.allowedCallingCodes == ["1", "44", "49"])
+        #expect(configured.hourly == 300 && configured.perCountryHourly == 50)
+        await #expect(throws: ConfigurationError.self) {
+            _ = try await ServerConfiguration.load(
+                flags: Self.noFile, environment: ["SESAME_CONNECTIONS_SMS_ALLOWED_COUNTRIES": "XX"])
+        }
+    }
+}
