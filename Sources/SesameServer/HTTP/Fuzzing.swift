@@ -7,8 +7,13 @@ import SesameCore
 /// a correct refusal, while a trap, a leak or a hang is a bug the fuzzer reports.
 @_spi(Fuzzing) public enum ServerFuzzing {
     /// Parses `bytes` as a request body, both as JSON and as a form, and reads every parameter
-    /// with each typed accessor the controllers use.
+    /// with each typed accessor the controllers use; then as the hosted page's other untrusted
+    /// text: `ui_locales` and `Accept-Language`, a typed phone number, a number's calling code.
     public static func requestParameters(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = PageLanguage.choose(uiLocales: text, acceptLanguage: text, available: ["en", "fr", "pt-br"])
+        _ = PhoneNumberInput.e164(text, defaultCountry: PhoneNumberInput.DefaultCountry("GB"))
+        _ = SMSCountryPolicy.callingCode(of: text)
         let body = Data(bytes)
         for contentType in ["application/json", "application/x-www-form-urlencoded"] {
             guard let parameters = try? RequestParameters.parse(body: body, contentType: contentType, allowForm: true)
