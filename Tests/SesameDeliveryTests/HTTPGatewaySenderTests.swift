@@ -31,15 +31,19 @@ struct HTTPGatewaySenderTests {
         return try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
     }
 
+    /// A sender for the mock's gateway path that signs its token with `secret`.
+    static func signed(_ mock: TwilioMock, audience: String, secret: String, sender: String) -> HTTPGatewaySender {
+        let authentication = HTTPGatewayConfiguration.Authentication(subject: "sesame", audience: audience, secret: secret)
+        return HTTPGatewaySender(
+            configuration: HTTPGatewayConfiguration(
+                url: "\(mock.baseURL)/gateway", sender: sender, authentication: authentication))
+    }
+
     @Test("posts recipient, body and sender as JSON with a signed bearer token")
     func signedRequest() async throws {
         try await TwilioMock.run { mock in
-            let authentication = HTTPGatewayConfiguration.Authentication(
-                subject: "sesame", audience: "https://gateway.test", secret: "gateway-secret")
-            let sender = HTTPGatewaySender(
-                configuration: HTTPGatewayConfiguration(
-                    url: "\(mock.baseURL)/gateway", sender: "Sesame", authentication: authentication))
-            try await sender.send(sms)
+            try await Self.signed(mock, audience: "https://gateway.test", secret: "gateway-secret", sender: "Sesame")
+                .send(sms)
             let request = try #require(try mock.recorded().first)
             #expect(
                 request["json"] as? [String: String] == [
@@ -52,6 +56,27 @@ struct HTTPGatewaySenderTests {
             #expect(claims["aud"] as? String == "https://gateway.test")
             let iat = try #require(claims["iat"] as? Int)
             #expect(claims["exp"] as? Int == iat + 300)
+        }
+    }
+
+    @Test("email through the gateway: recipient, subject, body and sender, with the signed token")
+    func email() async throws {
+        try await TwilioMock.run { mock in
+            let sender = Self.signed(
+                mock, audience: "https://mail.test", secret: "mail-secret", sender: "Example <no-reply@example.com>")
+            let message = OutgoingMessage(
+                channel: .email, recipient: "ana@example.com", subject: "Your code", body: "Your code is 482915",
+                code: "482915", link: nil)
+            try await sender.send(message)
+            let request = try #require(try mock.recorded().first)
+            #expect(
+                request["json"] as? [String: String] == [
+                    "recipient": "ana@example.com", "subject": "Your code", "body": "Your code is 482915",
+                    "sender": "Example <no-reply@example.com>",
+                ])
+            let authorization = try #require(request["authorization"] as? String)
+            let claims = try verify(String(authorization.dropFirst(7)), key: Data("mail-secret".utf8))
+            #expect(claims["aud"] as? String == "https://mail.test")
         }
     }
 

@@ -80,7 +80,7 @@ struct SMSPumpingTests {
     }
 }
 
-@Suite("Configuration: the SMS-pumping defence")
+@Suite("Configuration: the SMS-pumping defence and the email gateway")
 struct SMSCountryConfigTests {
     static let noFile = ["data_dir": FileManager.default.temporaryDirectory.appendingPathComponent("sesame-none-\(UUID())").path]
 
@@ -101,5 +101,20 @@ struct SMSCountryConfigTests {
             _ = try await ServerConfiguration.load(
                 flags: Self.noFile, environment: ["SESAME_CONNECTIONS_SMS_ALLOWED_COUNTRIES": "XX"])
         }
+    }
+
+    @Test("email.provider=http needs email.gateway.url; with its token settings")
+    func emailGateway() async throws {
+        await #expect(throws: ConfigurationError.self) {
+            _ = try await ServerConfiguration.load(flags: Self.noFile, environment: ["SESAME_EMAIL_PROVIDER": "http"])
+        }
+        let email = try await ServerConfiguration.load(
+            flags: Self.noFile,
+            environment: [
+                "SESAME_EMAIL_PROVIDER": "http", "SESAME_EMAIL_GATEWAY_URL": "https://mail.example.com/send",
+                "SESAME_EMAIL_GATEWAY_SECRET": "s3cret",
+            ]
+        ).email
+        #expect(email.gatewayURL == "https://mail.example.com/send" && email.gatewaySecret == "s3cret")
     }
 }

@@ -38,7 +38,7 @@ enum GatewayToken {
         text = text.trimmingCharacters(in: CharacterSet(charactersIn: "="))
         text += String(repeating: "=", count: (4 - text.count % 4) % 4)
         guard let data = Data(base64Encoded: text) else {
-            throw DeliveryError(message: "The SMS gateway secret is not valid base64url")
+            throw DeliveryError(message: "The gateway secret is not valid base64url")
         }
         return data
     }

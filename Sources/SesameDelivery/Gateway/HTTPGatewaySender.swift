@@ -4,9 +4,10 @@ import NIOCore
 import NIOHTTP1
 public import SesameCore
 
-/// Sends text messages through a custom HTTP gateway, the way Auth0's legacy
-/// "SMS gateway" option does: `POST {"recipient", "body", "sender"}` as JSON, with an
-/// optional `Authorization: Bearer` HS256 token.
+/// Sends messages through a custom HTTP gateway: texts the way Auth0's legacy "SMS gateway"
+/// option does, `POST {"recipient", "body", "sender"}` as JSON with an optional
+/// `Authorization: Bearer` HS256 token, and email the same way with a `subject` added, so
+/// SES, Postmark or an internal mailer plug in through a small adapter.
 ///
 /// Any 2xx answer means sent. Otherwise the error's text is the body's `message`
 /// (or `error_description`/`error`) when the gateway sent JSON.
@@ -26,11 +27,8 @@ public struct HTTPGatewaySender: MessageSender {
         self.init(configuration: configuration, client: .shared)
     }
 
-    /// Posts one text. Only `.sms` messages are accepted.
+    /// Posts one message: a text, or an email with its subject.
     public func send(_ message: OutgoingMessage) async throws {
-        guard message.channel == .sms else {
-            throw DeliveryError(message: "The SMS gateway can only send SMS, not \(message.channel.rawValue)")
-        }
         var request = HTTPClientRequest(url: configuration.url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -39,31 +37,39 @@ public struct HTTPGatewaySender: MessageSender {
             let token = try GatewayToken.make(authentication, issuedAt: Date(), lifetime: configuration.tokenLifetime)
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
         }
-        let payload = Payload(recipient: message.recipient, body: message.body, sender: configuration.sender)
+        let payload = Payload(
+            recipient: message.recipient, subject: message.channel == .email ? message.subject ?? "" : nil,
+            body: message.body, sender: configuration.sender)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         request.body = .bytes(ByteBuffer(bytes: try encoder.encode(payload)))
 
         let response = try await HTTPDelivery.execute(
-            request, client: client, timeout: configuration.timeout, provider: "SMS gateway"
+            request, client: client, timeout: configuration.timeout, provider: Self.name(of: message.channel)
         )
         guard (200..<300).contains(response.status) else {
-            throw Self.error(status: response.status, body: response.body)
+            throw Self.error(status: response.status, body: response.body, channel: message.channel)
         }
     }
 
-    /// Auth0's gateway contract: `sender` is left out rather than sent as null.
+    /// Auth0's gateway contract: `sender` (and, for texts, `subject`) is left out rather than
+    /// sent as null.
     private struct Payload: Encodable {
         var recipient: String
+        var subject: String?
         var body: String
         var sender: String?
     }
 
+    static func name(of channel: OutgoingMessage.Channel) -> String {
+        channel == .email ? "email gateway" : "SMS gateway"
+    }
+
     /// The gateway's own message when it gave one, else the HTTP status.
-    static func error(status: Int, body: Data) -> DeliveryError {
+    static func error(status: Int, body: Data, channel: OutgoingMessage.Channel = .sms) -> DeliveryError {
         let json = HTTPDelivery.jsonObject(body)
         let message = ["message", "error_description", "error"].lazy.compactMap { json?[$0] as? String }.first
         let code = HTTPDelivery.text(json?["code"]) ?? "\(status)"
-        return DeliveryError(message: message ?? "SMS gateway answered HTTP \(status)", providerCode: code)
+        return DeliveryError(message: message ?? "\(name(of: channel)) answered HTTP \(status)", providerCode: code)
     }
 }

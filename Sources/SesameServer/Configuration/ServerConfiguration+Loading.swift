@@ -153,7 +153,14 @@ extension ServerConfiguration {
 
     private static func parseEmail(_ values: ConfigValues) -> EmailDeliverySettings {
         var email = EmailDeliverySettings()
-        email.provider = values.choice("email.provider", default: "console", among: ["console", "smtp"])
+        email.provider = values.choice("email.provider", default: "console", among: ["console", "smtp", "http"])
+        email.gatewayURL = values.optionalString("email.gateway.url")
+        email.gatewaySecret = values.optionalString("email.gateway.secret")
+        email.gatewaySubject = values.optionalString("email.gateway.subject")
+        email.gatewayAudience = values.optionalString("email.gateway.audience")
+        if email.provider == "http" && email.gatewayURL == nil {
+            values.problem("email.gateway.url (SESAME_EMAIL_GATEWAY_URL) is required when email.provider is http")
+        }
         email.smtpHost = values.optionalString("email.smtp.host")
         email.smtpPort = values.int("email.smtp.port", default: 587, range: 1...65535)
         email.smtpUsername = values.optionalString("email.smtp.username")

@@ -47,7 +47,8 @@ public import SesameCore
 ///   phone numbers typed on the hosted page without one
 /// - `connections.sms.allowed_countries` (all), `connections.sms.country_hourly_limit` (200),
 ///   `connections.sms.hourly_limit` (1000): the SMS-pumping defence
-/// - `email.provider` (console | smtp) with `email.smtp.{host,port,username,password,security,from}`
+/// - `email.provider` (console | smtp | http) with `email.smtp.{host,port,username,password,security,from}`
+///   or `email.gateway.{url,secret,subject,audience}` (the sender is `email.smtp.from`)
 /// - `sms.provider` (console | twilio | http) with `sms.twilio.{account_sid,auth_token,from,
 ///   messaging_service_sid,base_url}` or `sms.gateway.{url,secret,subject,audience,sender}`
 /// - `rp_id` → `SESAME_RP_ID` (the issuer's host): the WebAuthn relying party ID
@@ -138,6 +139,11 @@ public struct EmailDeliverySettings: Sendable, Equatable {
     /// none | starttls | tls
     public var smtpSecurity = "starttls"
     public var from = "Sesame <no-reply@localhost>"
+    /// `email.provider = http`: the gateway's URL and its token settings.
+    public var gatewayURL: String?
+    public var gatewaySecret: String?
+    public var gatewaySubject: String?
+    public var gatewayAudience: String?
 }
 
 /// Where texts go.

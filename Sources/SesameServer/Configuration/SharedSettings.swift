@@ -25,7 +25,9 @@ public enum SharedSettings {
     }()
 
     /// Keys whose values are never printed.
-    static let secrets: Set<String> = ["email.smtp.password", "sms.twilio.auth_token", "sms.gateway.secret"]
+    static let secrets: Set<String> = [
+        "email.smtp.password", "sms.twilio.auth_token", "sms.gateway.secret", "email.gateway.secret",
+    ]
 
     /// Why `settings` cannot be stored: unknown keys, and every problem the configuration
     /// they make would have on its own. Empty when they can.

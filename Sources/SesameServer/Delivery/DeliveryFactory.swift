@@ -25,6 +25,11 @@ struct DeliveryFactory {
     }
 
     private func emailSender(_ settings: EmailDeliverySettings) throws -> (any MessageSender)? {
+        if settings.provider == "http", let url = settings.gatewayURL {
+            return gateway(
+                url: url, secret: settings.gatewaySecret, subject: settings.gatewaySubject,
+                audience: settings.gatewayAudience, sender: settings.from)
+        }
         guard settings.provider == "smtp", let host = settings.smtpHost else { return nil }
         let from = MailboxAddress(settings.from)
         let smtp = SMTPConfiguration(
@@ -46,15 +51,23 @@ struct DeliveryFactory {
                     accountSID: sid, authToken: token, sender: sender, baseURL: settings.twilioBaseURL))
         case "http":
             guard let url = settings.gatewayURL else { return nil }
-            var gateway = HTTPGatewayConfiguration(url: url, sender: settings.gatewaySender)
-            if let secret = settings.gatewaySecret {
-                gateway.authentication = .init(
-                    subject: settings.gatewaySubject ?? "sesame", audience: settings.gatewayAudience ?? url, secret: secret)
-            }
-            return HTTPGatewaySender(configuration: gateway)
+            return gateway(
+                url: url, secret: settings.gatewaySecret, subject: settings.gatewaySubject,
+                audience: settings.gatewayAudience, sender: settings.gatewaySender)
         default:
             return nil
         }
+    }
+
+    /// An HTTP gateway (email or SMS): a signed bearer token when a secret is set.
+    private func gateway(url: String, secret: String?, subject: String?, audience: String?, sender: String?)
+        -> HTTPGatewaySender
+    {
+        var gateway = HTTPGatewayConfiguration(url: url, sender: sender)
+        if let secret {
+            gateway.authentication = .init(subject: subject ?? "sesame", audience: audience ?? url, secret: secret)
+        }
+        return HTTPGatewaySender(configuration: gateway)
     }
 }
 
