@@ -104,7 +104,7 @@ enum CLIConfiguration {
         do {
             return try await load()
         } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            printError(error.description)
             throw ExitCode(78)
         }
     }

@@ -51,13 +51,13 @@ public func buildRouter(
     ).register(on: router)
     PasswordlessController(passwordless: sesame.passwordless, proxies: proxies).register(on: router)
     LinkRequestController(linkRequests: sesame.linkRequests, proxies: proxies).register(on: router)
-    let cookie = SessionCookie(settings: sesame.settings)
+    let cookie = BrowserCookie("sesame_session", settings: sesame.settings, lifetime: sesame.settings.sessionLifetime)
     let signIn = BrowserSignIn(sessions: sesame.sessions, cookie: cookie)
     let hosted = HostedPages(
         renderer: pages.renderer, forms: FormGuard(tokens: sesame.formTokens, settings: sesame.settings),
         defaultCountry: pages.defaultCountry)
     AssetsController(assets: pages.assets).register(on: router)
-    let linkCookie = LinkRequestCookie(settings: sesame.settings)
+    let linkCookie = BrowserCookie("sesame_link", settings: sesame.settings)
     MagicLinkController(
         redirectLogin: sesame.redirectLogin, linkRequests: sesame.linkRequests, linkCookie: linkCookie, signIn: signIn,
         pages: hosted, proxies: proxies

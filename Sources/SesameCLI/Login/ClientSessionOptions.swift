@@ -69,10 +69,10 @@ func clientCommand(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as SesameClientError {
-        FileHandle.standardError.write(Data("\(error.message)\n".utf8))
+        printError(error.message)
         throw ExitCode(1)
     } catch let error as SesameClientErrorMessage {
-        FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+        printError(error.description)
         throw ExitCode(1)
     }
 }

@@ -66,7 +66,7 @@ private func codeLogin(_ client: SesameClient, _ login: (String) async throws ->
         } catch let error as SesameClientError
             where error.isInvalidCredentials && !error.isCodeUsedUp && prompt < LoginCommand.maximumPrompts
         {
-            FileHandle.standardError.write(Data("\(error.message) Try again.\n".utf8))
+            printError("\(error.message) Try again.")
         } catch let error as SesameClientError where error.isInvalidCredentials {
             throw SesameClientErrorMessage("\(error.message) The code is used up: run the command again for a new one.")
         }

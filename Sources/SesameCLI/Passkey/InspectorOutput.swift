@@ -28,7 +28,7 @@ enum InspectorOutput {
 
     /// Writes a note for humans to standard error; standard output stays one JSON object.
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data("note: \(text)\n".utf8))
+        printError("note: \(text)")
     }
 
     /// The authenticator data flags as booleans.

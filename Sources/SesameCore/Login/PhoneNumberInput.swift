@@ -59,6 +59,16 @@ public enum PhoneNumberInput {
     }
 
     /// The country a national number belongs to: its calling code and trunk prefix.
+    /// The calling code that begins `digits` (an E.164 number without `+`). Calling codes are
+    /// prefix-free: `1` and `7` stand alone, then the assigned 2-digit codes, else 3 digits.
+    public static func callingCode(of digits: some StringProtocol) -> String? {
+        guard let first = digits.first, first != "0", isDigits(digits) else { return nil }
+        if first == "1" || first == "7" { return String(first) }
+        let two = String(digits.prefix(2))
+        if DefaultCountry.twoDigitCodes.contains(two) { return two }
+        return digits.count >= 3 ? String(digits.prefix(3)) : nil
+    }
+
     public struct DefaultCountry: Sendable, Equatable {
         /// The country calling code, digits only (`44`).
         public let callingCode: String
@@ -107,13 +117,7 @@ public enum PhoneNumberInput {
         /// Calling codes are prefix-free: 1 and 7 stand alone, a list of 2-digit codes, and
         /// 3 digits for everything else. This refuses typos like `4` or `441` without a full list.
         static func isCallingCode(_ digits: String) -> Bool {
-            guard let first = digits.first, first != "0" else { return false }
-            switch digits.count {
-            case 1: return digits == "1" || digits == "7"
-            case 2: return twoDigitCodes.contains(digits)
-            case 3: return first != "1" && first != "7" && !twoDigitCodes.contains(String(digits.prefix(2)))
-            default: return false
-            }
+            PhoneNumberInput.callingCode(of: digits) == digits
         }
 
         static let twoDigitCodes: Set<String> = [

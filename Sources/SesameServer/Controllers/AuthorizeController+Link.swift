@@ -43,12 +43,11 @@ extension AuthorizeController {
 
     /// Signs this browser in once the link was confirmed on another device.
     @Sendable func completeLink(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(redirectLogin)
+        let (form, application, genuine) = try await posted(request, context)
         let view = pages.view(request, application: application, uiLocales: form.parameters.uiLocales)
         let recipient = form.values["recipient"] ?? ""
         let match = form.values["match"] ?? ""
-        guard pages.accepts(request, values: form.values) else {
+        guard genuine else {
             return linkPage(view, form, recipient: recipient, match: match, error: view.text("error_csrf"), status: .forbidden)
         }
         let user: User
@@ -71,30 +70,5 @@ extension AuthorizeController {
             answer, method: .magicLink, request: request, ip: context.clientIP(request, proxies: proxies))
         response.setCookie(linkCookie.clearing)
         return response
-    }
-}
-
-/// The poll secret of the browser waiting for its magic link: HttpOnly, so page scripts
-/// cannot read it, and `__Host-` on https. The link's page reads it too, to tell the asking
-/// browser (sign this tab in) from another device (ask for the match code).
-struct LinkRequestCookie: Sendable {
-    let name: String
-    let secure: Bool
-
-    init(settings: LoginSettings) {
-        secure = settings.issuer.hasPrefix("https://")
-        name = secure ? "__Host-sesame_link" : "sesame_link"
-    }
-
-    func secret(in request: Request) -> String? {
-        request.cookies[name]?.value
-    }
-
-    func setting(_ secret: String, maxAge: Int) -> Cookie {
-        Cookie(name: name, value: secret, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
-    }
-
-    var clearing: Cookie {
-        Cookie(name: name, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 }

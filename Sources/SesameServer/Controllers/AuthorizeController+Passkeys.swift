@@ -15,10 +15,9 @@ extension AuthorizeController {
     /// A passkey answer posted by `passkey.js`: on success the application's callback with a
     /// code; otherwise the address form again, saying why.
     @Sendable func passkey(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(redirectLogin)
+        let (form, application, genuine) = try await posted(request, context)
         let view = pages.view(request, application: application, uiLocales: form.parameters.uiLocales)
-        guard pages.accepts(request, values: form.values) else {
+        guard genuine else {
             return try await identifierPage(view, form, error: view.text("error_csrf"), status: .forbidden)
         }
         do {
@@ -36,9 +35,7 @@ extension AuthorizeController {
     /// The page's passkey challenge: the application is identified by its registered callback,
     /// as for codes, so a confidential application's page needs no client secret.
     @Sendable func passkeyChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(redirectLogin)
-        try requireFormToken(request, form)
+        let (_, application) = try await genuinePost(request, context)
         guard application.allows(GrantType.webauthn) else { throw SesameError.grantNotAllowed(GrantType.webauthn) }
         let challenge = try await passkeys.startAuthentication(
             application: application, realm: nil, ip: context.clientIP(request, proxies: proxies))
@@ -73,9 +70,7 @@ extension AuthorizeController {
 
     /// `enroll.js` asks for creation options: only for the person this browser signed in just now.
     @Sendable func enrollmentOptions(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(redirectLogin)
-        try requireFormToken(request, form)
+        let (_, application) = try await genuinePost(request, context)
         let user = try await freshUser(request)
         let challenge = try await passkeys.startEnrollment(
             user: user, application: application, ip: context.clientIP(request, proxies: proxies))
@@ -84,9 +79,7 @@ extension AuthorizeController {
 
     /// `enroll.js` posts the new passkey.
     @Sendable func enroll(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(redirectLogin)
-        try requireFormToken(request, form)
+        let (form, application) = try await genuinePost(request, context)
         let user = try await freshUser(request)
         let passkey = try await passkeys.finishEnrollment(
             authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
@@ -103,11 +96,5 @@ extension AuthorizeController {
             throw SesameError(.forbidden, .accessDenied, "Sign in again to add a passkey.")
         }
         return user
-    }
-
-    private func requireFormToken(_ request: Request, _ form: AuthorizeForm) throws {
-        guard pages.accepts(request, values: form.values) else {
-            throw SesameError(.forbidden, .accessDenied, "This page had expired: reload it and try again.")
-        }
     }
 }

@@ -11,7 +11,9 @@ struct AuthorizeController {
     let redirectLogin: RedirectLogin
     let passwordless: PasswordlessLogin
     let linkRequests: LinkRequests
-    let linkCookie: LinkRequestCookie
+    /// `sesame_link`: the poll secret of the browser waiting for its magic link. The link's
+    /// page reads it too, to tell the asking browser (sign this tab in) from another device.
+    let linkCookie: BrowserCookie
     let passkeys: PasskeyLogin
     let sessions: BrowserSessions
     let connections: any ConnectionRepository
@@ -73,10 +75,9 @@ struct AuthorizeController {
 
     /// Sends a code (or, for email, a link) and shows the next step; "Send a new code" posts here too.
     @Sendable func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(redirectLogin)
+        let (form, application, genuine) = try await posted(request, context)
         let view = pages.view(request, application: application, uiLocales: form.parameters.uiLocales)
-        guard pages.accepts(request, values: form.values) else {
+        guard genuine else {
             return try await identifierPage(view, form, error: view.text("error_csrf"), status: .forbidden)
         }
         let channel = form.channel
@@ -124,11 +125,10 @@ struct AuthorizeController {
     }
 
     @Sendable func verify(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(redirectLogin)
+        let (form, application, genuine) = try await posted(request, context)
         let view = pages.view(request, application: application, uiLocales: form.parameters.uiLocales)
         let recipient = form.values["username"] ?? ""
-        guard pages.accepts(request, values: form.values) else {
+        guard genuine else {
             return codePage(
                 view, form, recipient: recipient, channel: form.channel, error: view.text("error_csrf"), status: .forbidden)
         }
@@ -169,6 +169,25 @@ struct AuthorizeController {
     private func waitText(_ error: SesameError, _ view: PageView, key: String) -> String? {
         guard let limit = error.rateLimit else { return nil }
         return view.text(key, ["seconds": max(1, limit.resetEpochSeconds - clock.now().epochSeconds)])
+    }
+
+    /// A form the page posted: its fields, the application its callback names, and whether it
+    /// carries this browser's forgery token (the caller answers a page that says so when not).
+    func posted(_ request: Request, _ context: SesameRequestContext) async throws -> (
+        form: AuthorizeForm, application: SesameCore.Application, genuine: Bool
+    ) {
+        let form = AuthorizeForm(try await Self.formValues(request, context))
+        let application = try await form.check(redirectLogin)
+        return (form, application, pages.accepts(request, values: form.values))
+    }
+
+    /// A post of the page's scripts, which answer JSON: refused outright without the token.
+    func genuinePost(_ request: Request, _ context: SesameRequestContext) async throws -> (
+        form: AuthorizeForm, application: SesameCore.Application
+    ) {
+        let (form, application, genuine) = try await posted(request, context)
+        guard genuine else { throw SesameError(.forbidden, .accessDenied, "This page had expired: reload it and try again.") }
+        return (form, application)
     }
 
     static func formValues(_ request: Request, _ context: SesameRequestContext) async throws -> [String: String] {

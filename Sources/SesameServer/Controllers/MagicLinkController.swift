@@ -11,7 +11,9 @@ import SesameCore
 struct MagicLinkController {
     let redirectLogin: RedirectLogin
     let linkRequests: LinkRequests
-    let linkCookie: LinkRequestCookie
+    /// `sesame_link`: the poll secret of the browser waiting for its magic link. The link's
+    /// page reads it too, to tell the asking browser (sign this tab in) from another device.
+    let linkCookie: BrowserCookie
     let signIn: BrowserSignIn
     let pages: HostedPages
     let proxies: ProxyPolicy

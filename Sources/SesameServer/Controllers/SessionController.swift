@@ -9,7 +9,7 @@ struct SessionController {
     let sessions: BrowserSessions
     let logout: Logout
     let tokens: TokenService
-    let cookie: SessionCookie
+    let cookie: BrowserCookie
     let pages: HostedPages
     let proxies: ProxyPolicy
 

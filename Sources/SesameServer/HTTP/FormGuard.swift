@@ -6,31 +6,28 @@ import SesameCore
 /// https, so a sibling subdomain cannot plant one, and lives for the browser session.
 struct FormGuard: Sendable {
     let tokens: FormTokens
-    let name: String
-    let secure: Bool
+    let cookie: BrowserCookie
 
     /// The form field that carries the token.
     static let field = "csrf_token"
 
     init(tokens: FormTokens, settings: LoginSettings) {
         self.tokens = tokens
-        secure = settings.issuer.hasPrefix("https://")
-        name = secure ? "__Host-sesame_csrf" : "sesame_csrf"
+        cookie = BrowserCookie("sesame_csrf", settings: settings)
     }
 
     /// The token for the forms of a page shown to `request`'s browser, and the cookie to set
     /// when the browser has no binding yet.
     func prepare(_ request: Request) -> (token: String, cookie: Cookie?) {
-        if let binding = request.cookies[name]?.value, !binding.isEmpty {
+        if let binding = cookie.secret(in: request), !binding.isEmpty {
             return (tokens.token(for: binding), nil)
         }
         let binding = tokens.newBinding()
-        let cookie = Cookie(name: name, value: binding, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
-        return (tokens.token(for: binding), cookie)
+        return (tokens.token(for: binding), cookie.setting(binding))
     }
 
     /// Whether a posted form carries the token of the posting browser's binding.
     func accepts(_ request: Request, token: String?) -> Bool {
-        tokens.verify(token, binding: request.cookies[name]?.value)
+        tokens.verify(token, binding: cookie.secret(in: request))
     }
 }

@@ -3,42 +3,44 @@ import HTTPTypes
 import Hummingbird
 import SesameCore
 
-/// The hosted login page's session cookie. On an https issuer it is `__Host-` prefixed
-/// (the browser then insists on Secure, Path=/ and no Domain, so no subdomain can plant or
-/// read it); HttpOnly keeps it from scripts; SameSite=Lax sends it on top-level navigations
-/// from applications (a redirect to `/authorize`) but not on cross-site subrequests.
-struct SessionCookie: Sendable {
+/// A cookie of the hosted pages: the browser session, the forgery-protection binding and
+/// the magic-link poll secret. On an https issuer it is `__Host-` prefixed (the browser then
+/// insists on Secure, Path=/ and no Domain, so no subdomain can plant or read it); HttpOnly
+/// keeps it from scripts; SameSite=Lax sends it on top-level navigations from applications
+/// (a redirect to `/authorize`) but not on cross-site subrequests.
+struct BrowserCookie: Sendable {
     let name: String
     let secure: Bool
-    let lifetime: Int
+    /// Seconds a set cookie lives unless told otherwise; nil lasts the browser session.
+    let lifetime: Int?
 
-    init(settings: LoginSettings) {
+    init(_ name: String, settings: LoginSettings, lifetime: Int? = nil) {
         secure = settings.issuer.hasPrefix("https://")
-        name = secure ? "__Host-sesame_session" : "sesame_session"
-        lifetime = settings.sessionLifetime
+        self.name = secure ? "__Host-" + name : name
+        self.lifetime = lifetime
     }
 
-    /// The secret the browser sent, if any.
+    /// The value the browser sent, if any.
     func secret(in request: Request) -> String? {
         request.cookies[name]?.value
     }
 
-    /// The cookie carrying a new session's secret.
-    func setting(_ secret: String) -> Cookie {
-        Cookie(name: name, value: secret, maxAge: lifetime, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    /// The cookie carrying `value`.
+    func setting(_ value: String, maxAge: Int? = nil) -> Cookie {
+        Cookie(
+            name: name, value: value, maxAge: maxAge ?? lifetime, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     /// The cookie that removes it.
-    var clearing: Cookie {
-        Cookie(name: name, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
-    }
+    var clearing: Cookie { setting("", maxAge: 0) }
 }
 
 /// The answer to a browser that just signed in: the application's response, and a new
 /// browser session in the cookie.
 struct BrowserSignIn: Sendable {
     let sessions: BrowserSessions
-    let cookie: SessionCookie
+    /// `sesame_session`: the session's secret, for the session's whole lifetime.
+    let cookie: BrowserCookie
 
     func respond(_ answer: AuthorizationResponse, method: LoginMethod, request: Request, ip: String?) async throws -> Response {
         var response = AuthorizationResponder.response(answer)

@@ -65,7 +65,7 @@ struct PageRenderer: Sendable {
         let table = strings[language] ?? strings[Self.fallbackLanguage] ?? [:]
         var context = values
         context["lang"] = language
-        context["t"] = table.mapValues { $0.render(values) }
+        context["t"] = PageStrings(table: table, values: values)
         return library.render(context, withTemplate: template) ?? ""
     }
 
@@ -118,4 +118,15 @@ struct PageTemplateError: Error, CustomStringConvertible {
     let reason: String
 
     var description: String { "hosted page template \(file) cannot be used: \(reason)" }
+}
+
+/// A language's strings as a page sees them under `t`: each finished over the page's values
+/// only when the page uses it, not the whole table on every render.
+private struct PageStrings: MustacheParent {
+    let table: [String: MustacheTemplate]
+    let values: [String: Any]
+
+    func child(named name: String) -> Any? {
+        table[name]?.render(values)
+    }
 }

@@ -17,16 +17,7 @@ extension PasskeyLogin {
     /// The user a ceremony proves (created on signup), before the login is recorded: the
     /// session is consumed first, so a challenge is answered at most once whatever the outcome.
     public func verifiedUser(authSession: String?, response: Data?, clientID: String, ip: String?) async throws -> User {
-        guard let authSession else { throw SesameError.invalidRequest("Missing required parameter: auth_session") }
-        guard let response else { throw SesameError.invalidRequest("Missing required parameter: authn_response") }
-        let hashes = hasher.candidates(authSession, purpose: .passkeySession)
-        guard let session = try await storage.consumePasskeySession(hashes: hashes, at: clock.now()),
-            session.clientID == clientID
-        else {
-            throw SesameError.invalidGrant("The passkey session is unknown, expired or already used: start again.")
-        }
-        let connection = try await passkeyConnection(session.connection)
-        let relyingParty = try await relyingParties.relyingParty(for: connection.passkeyPolicy)
+        let (session, response, relyingParty) = try await consumeSession(authSession, response, clientID: clientID)
         let user: User
         switch session.ceremony {
         case .registration:
@@ -82,6 +73,24 @@ extension PasskeyLogin {
             throw SesameError.invalidGrant("This passkey is not registered, or it was removed or disabled.")
         }
         return user
+    }
+
+    /// Consumes the session an answer names, before anything else, so a challenge is answered
+    /// at most once whatever the outcome; returns it with the answer and the relying party.
+    /// - Parameter accepting: what else the session must be (an enrolment of this user, say).
+    func consumeSession(
+        _ authSession: String?, _ response: Data?, clientID: String, accepting: (PasskeySession) -> Bool = { _ in true }
+    ) async throws -> (session: PasskeySession, response: Data, relyingParty: WebAuthnRelyingParty) {
+        guard let authSession else { throw SesameError.invalidRequest("Missing required parameter: auth_session") }
+        guard let response else { throw SesameError.invalidRequest("Missing required parameter: authn_response") }
+        let hashes = hasher.candidates(authSession, purpose: .passkeySession)
+        guard let session = try await storage.consumePasskeySession(hashes: hashes, at: clock.now()),
+            session.clientID == clientID, accepting(session)
+        else {
+            throw SesameError.invalidGrant("The passkey session is unknown, expired or already used: start again.")
+        }
+        let connection = try await passkeyConnection(session.connection)
+        return (session, response, try await relyingParties.relyingParty(for: connection.passkeyPolicy))
     }
 
     /// Verifies a registration response against the session's challenge: the new passkey of `owner`.

@@ -37,18 +37,27 @@ public struct PasskeyLogin: Sendable {
         try await RateLimiter(storage: storage).hit(
             "passkey_register", ip: ip, rule: settings.passkeySignupLimitPerIP, at: clock.now())
         let user = pendingUser(profile, identifier: identifier, connection: connection)
+        return try await creationChallenge(.registration, application, connection, user, name: identifier)
+    }
+
+    /// A stored ceremony that makes a passkey for `user` under `name`, and its creation options.
+    func creationChallenge(
+        _ ceremony: PasskeyCeremony, _ application: Application, _ connection: Connection, _ user: User, name: String,
+        exclude: [PasskeyRequestOptions.CredentialDescriptor]? = nil
+    ) async throws -> PasskeyChallenge {
         let policy = connection.passkeyPolicy
         let relyingParty = try await relyingParties.relyingParty(for: policy)
-        let (token, challenge) = try await createSession(.registration, application, connection, user)
-        let options = PasskeyRequestOptions.CreationOptions(
+        let (token, challenge) = try await createSession(ceremony, application, connection, user)
+        var options = PasskeyRequestOptions.CreationOptions(
             challenge: Base64URL.encode(challenge), timeout: policy.timeoutMilliseconds,
             rp: .init(id: relyingParty.rpID, name: relyingParty.rpID),
-            user: .init(id: Base64URL.encode(Array(user.id.utf8)), name: identifier, displayName: user.name ?? identifier),
+            user: .init(id: Base64URL.encode(Array(user.id.utf8)), name: name, displayName: user.name ?? name),
             pubKeyCredParams: policy.algorithms.map { .init(alg: $0) },
             authenticatorSelection: .init(
                 residentKey: policy.residentKey, requireResidentKey: policy.residentKey == "required",
                 userVerification: policy.userVerification),
             attestation: policy.attestation)
+        options.excludeCredentials = exclude
         return PasskeyChallenge(authSession: token, options: .creation(options))
     }
 

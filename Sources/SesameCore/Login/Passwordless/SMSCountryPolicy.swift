@@ -16,15 +16,9 @@ public struct SMSCountryPolicy: Sendable, Equatable {
     /// The defaults: every country, 200 texts per country and 1,000 in all per hour.
     public init() {}
 
-    /// The calling code of an E.164 number (`+447700900123` → `44`). Calling codes are
-    /// prefix-free: `1` and `7` stand alone, then the assigned 2-digit codes, else 3 digits.
+    /// The calling code of an E.164 number (`+447700900123` → `44`).
     public static func callingCode(of e164: String) -> String? {
-        let digits = e164.drop { $0 == "+" }
-        guard let first = digits.first, first != "0", digits.allSatisfy(\.isNumber) else { return nil }
-        if first == "1" || first == "7" { return String(first) }
-        let two = String(digits.prefix(2))
-        if PhoneNumberInput.DefaultCountry.twoDigitCodes.contains(two) { return two }
-        return digits.count >= 3 ? String(digits.prefix(3)) : nil
+        PhoneNumberInput.callingCode(of: e164.drop { $0 == "+" })
     }
 
     /// Whether numbers with this calling code may be texted.

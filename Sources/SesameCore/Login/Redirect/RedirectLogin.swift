@@ -52,9 +52,8 @@ public struct RedirectLogin: Sendable {
 
     /// The application and callback the link names, checked; throws a 400 when either is bad.
     public func target(clientID: String?, redirectURI: String?) async throws -> (Application, String) {
-        guard let clientID, let application = try await applications.application(clientID: clientID) else {
-            throw SesameError.invalidRequest("The link names an unknown application.")
-        }
+        guard let clientID else { throw SesameError.invalidRequest("The link names an unknown application.") }
+        let application = try await application(clientID: clientID)
         guard let redirectURI, application.allowsCallback(redirectURI) else {
             throw SesameError.invalidRequest("redirect_uri is not an allowed callback URL of the application.")
         }

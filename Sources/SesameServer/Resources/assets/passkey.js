@@ -6,13 +6,8 @@
   const form = document.getElementById("passkey-form");
   const button = document.getElementById("passkey-button");
   const alert = document.getElementById("alert");
-  if (!form || !button || !window.PublicKeyCredential) return;
-  const decode = text => {
-    const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
-    return Uint8Array.from(atob(base64 + "===".slice((base64.length + 3) % 4)), c => c.charCodeAt(0));
-  };
-  const encode = buffer =>
-    btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  if (!form || !button || !window.PublicKeyCredential || !window.SesameWebAuthn) return;
+  const {decode, encode, fields, post} = window.SesameWebAuthn;
   const credentialJSON = credential => {
     const r = credential.response;
     return {id: credential.id, rawId: encode(credential.rawId), type: credential.type,
@@ -26,13 +21,7 @@
     if (pending) pending.abort();
     const controller = new AbortController();
     pending = controller;
-    const response = await fetch("/authorize/passkey/challenge", {
-      method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({client_id: form.elements.client_id.value, redirect_uri: form.elements.redirect_uri.value,
-                            csrf_token: form.elements.csrf_token.value}),
-    });
-    const challenge = await response.json();
-    if (!response.ok) throw new Error(challenge.error_description || form.dataset.failed);
+    const challenge = await post("/authorize/passkey/challenge", fields(form), form.dataset.failed);
     const o = challenge.authn_params_public_key;
     const publicKey = {...o, challenge: decode(o.challenge),
                        allowCredentials: (o.allowCredentials || []).map(c => ({...c, id: decode(c.id)}))};
