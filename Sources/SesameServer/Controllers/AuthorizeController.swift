@@ -118,7 +118,6 @@ struct AuthorizeController {
         var values: [String: Any] = [
             "sms": channel == .sms, "recipient": recipient,
             "backURL": form.authorizeURL(["connection": channel.rawValue]),
-            "differentLabel": view.text(channel == .sms ? "different_number" : "different_address"),
         ]
         values["notice"] = notice
         return view.render("code", values: values, fields: fields, error: error, status: status)
