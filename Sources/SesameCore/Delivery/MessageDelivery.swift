@@ -1,14 +1,14 @@
-/// The senders for each channel and the templates that fill them.
+/// The senders for each channel and the composer that writes their messages.
 public struct MessageDelivery: Sendable {
     public var email: any MessageSender
     public var sms: any MessageSender
-    public var templates: MessageTemplates
+    public var composer: any MessageComposer
 
     /// Creates a delivery set.
-    public init(email: any MessageSender, sms: any MessageSender, templates: MessageTemplates = MessageTemplates()) {
+    public init(email: any MessageSender, sms: any MessageSender, composer: any MessageComposer = PlainMessageComposer()) {
         self.email = email
         self.sms = sms
-        self.templates = templates
+        self.composer = composer
     }
 
     /// Sends `message` on its channel.

@@ -1,7 +1,7 @@
 /// A message ready to send: an email or a text.
 public struct OutgoingMessage: Sendable, Equatable {
     /// Which channel carries it.
-    public enum Channel: String, Sendable { case email, sms }
+    public enum Channel: String, Codable, Sendable { case email, sms }
 
     public var channel: Channel
     /// An email address or an E.164 phone number.
@@ -10,17 +10,23 @@ public struct OutgoingMessage: Sendable, Equatable {
     public var subject: String?
     /// Plain text body.
     public var body: String
+    /// Email only: the HTML alternative of `body`, sent as multipart/alternative when set.
+    public var html: String?
     /// The one-time code, when the message carries one (for the console outbox).
     public var code: String?
     /// The sign-in link, when the message carries one (for the console outbox).
     public var link: String?
 
     /// Creates a message.
-    public init(channel: Channel, recipient: String, subject: String?, body: String, code: String?, link: String?) {
+    public init(
+        channel: Channel, recipient: String, subject: String?, body: String, html: String? = nil, code: String?,
+        link: String?
+    ) {
         self.channel = channel
         self.recipient = recipient
         self.subject = subject
         self.body = body
+        self.html = html
         self.code = code
         self.link = link
     }

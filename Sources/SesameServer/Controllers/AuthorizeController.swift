@@ -88,6 +88,8 @@ struct AuthorizeController {
             email: channel == .email ? recipient : nil, phoneNumber: channel == .sms ? recipient : nil, send: "code",
             ip: context.clientIP(request, proxies: proxies))
         start.hostedApplication = application
+        // The page's language (ui_locales or the browser's) is the message's too.
+        start.requestLanguage = view.language
         let resend = form.values["resend"] != nil
         let started: PasswordlessStartResult
         do {

@@ -14,11 +14,12 @@ struct LinkRequestController {
 
     @Sendable func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let body = try await RequestParameters.parse(request, context: context, allowForm: true)
-        let started = try await linkRequests.start(
-            PasswordlessStartRequest(
-                clientID: try body.string("client_id"), clientSecret: try body.string("client_secret"),
-                connection: try body.string("connection") ?? "email", email: try body.string("email"), phoneNumber: nil,
-                send: nil, ip: context.clientIP(request, proxies: proxies)))
+        var start = PasswordlessStartRequest(
+            clientID: try body.string("client_id"), clientSecret: try body.string("client_secret"),
+            connection: try body.string("connection") ?? "email", email: try body.string("email"), phoneNumber: nil,
+            send: nil, ip: context.clientIP(request, proxies: proxies))
+        start.takeLanguages(from: request)
+        let started = try await linkRequests.start(start)
         var response = try Responses.json(
             LinkSessionBody(
                 linkSession: started.pollSecret, matchCode: started.matchCode, expiresIn: started.expiresIn,

@@ -17,12 +17,13 @@ struct PasswordlessController {
         let authParams = try body.stringObject(
             "authParams",
             error: SesameError(.badRequest, "bad.authParams", "error in authParams - invalid type: string (expected object)"))
-        let result = try await passwordless.start(
-            PasswordlessStartRequest(
-                clientID: try body.string("client_id"), clientSecret: try body.string("client_secret"),
-                connection: try body.string("connection"), email: try body.string("email"),
-                phoneNumber: try body.string("phone_number"), send: try body.string("send"),
-                authParams: authParams ?? [:], ip: context.clientIP(request, proxies: proxies)))
+        var start = PasswordlessStartRequest(
+            clientID: try body.string("client_id"), clientSecret: try body.string("client_secret"),
+            connection: try body.string("connection"), email: try body.string("email"),
+            phoneNumber: try body.string("phone_number"), send: try body.string("send"), authParams: authParams ?? [:],
+            ip: context.clientIP(request, proxies: proxies))
+        start.takeLanguages(from: request)
+        let result = try await passwordless.start(start)
         let answer: PasswordlessStartBody =
             switch result.connection {
             case .email: .email(id: result.id, email: result.recipient)

@@ -1,27 +1,23 @@
 import Foundation
 
 extension PasswordlessLogin {
-    /// Fills the template for `mode`: a code, a web magic link, or a native-app link.
-    func compose(
+    /// What the message for `mode` must say: a code, a web magic link, or a native-app link.
+    func content(
         secret: String, mode: SendMode, recipient: String, connection: Connection, application: Application,
-        authParams: [String: String], linkRequestID: String? = nil, lifetime: Int
-    ) throws -> OutgoingMessage {
-        let templates = delivery.templates
+        request: PasswordlessStartRequest, lifetime: Int
+    ) throws -> MessageContent {
         let link: String?
         switch mode {
         case .code: link = nil
-        case .link: link = webLink(secret, recipient, connection, application, authParams, linkRequestID)
+        case .link: link = webLink(secret, recipient, connection, application, request.authParams, request.linkRequestID)
         case .linkIOS, .linkAndroid: link = try nativeLink(secret, mode, connection, application)
         }
-        switch connection.strategy {
-        case .email:
-            guard let link else {
-                return templates.emailCode(to: recipient, code: secret, appName: application.name, lifetimeSeconds: lifetime)
-            }
-            return templates.emailLink(to: recipient, link: link, appName: application.name, lifetimeSeconds: lifetime)
-        case .sms:
-            return templates.smsCode(to: recipient, code: link == nil ? secret : nil, link: link, appName: application.name)
-        }
+        return MessageContent(
+            channel: connection.strategy == .email ? .email : .sms, recipient: recipient, kind: link == nil ? .code : .link,
+            code: link == nil ? secret : nil, link: link, clientID: application.clientID,
+            applicationName: application.name, applicationLogoURL: application.logoURL, connection: connection.name,
+            lifetimeMinutes: max(1, lifetime / 60), requestLanguage: request.requestLanguage,
+            acceptLanguage: request.acceptLanguage)
     }
 
     /// `/passwordless/verify_redirect?…` in the shape auth0.js builds, so its hosted page and

@@ -24,10 +24,10 @@ extension PasswordlessLogin {
             maxAttempts: connection.maxAttempts, createdAt: now, expiresAt: now.addingTimeInterval(Double(lifetime)))
         try await storage.createChallenge(challenge)
         if try await shouldDeliver(to: recipient, connection) {
-            let message = try compose(
+            let content = try content(
                 secret: secret, mode: mode, recipient: recipient, connection: connection, application: application,
-                authParams: request.authParams, linkRequestID: request.linkRequestID, lifetime: lifetime)
-            try await deliver(message)
+                request: request, lifetime: lifetime)
+            try await deliver(delivery.composer.compose(content))
         }
         return PasswordlessStartResult(
             id: challenge.id, connection: connection.strategy, recipient: recipient, clientID: application.clientID,

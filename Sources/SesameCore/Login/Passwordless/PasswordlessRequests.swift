@@ -22,6 +22,10 @@ public struct PasswordlessStartRequest: Sendable {
     /// The ``LinkRequest`` a web link belongs to, carried by the link as `request` so the page
     /// that opens it asks for the match code.
     public var linkRequestID: String?
+    /// The `x-request-language` header (Auth0's way to ask for a message language), as sent.
+    public var requestLanguage: String?
+    /// The `Accept-Language` header, as sent: the message language when no other is asked for.
+    public var acceptLanguage: String?
 
     /// Creates a start request.
     public init(

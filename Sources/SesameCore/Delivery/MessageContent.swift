@@ -1,0 +1,57 @@
+/// What a passwordless message must say, before a template gives it words: the secret and
+/// the facts templates may show. It is what the durable outbox keeps (sealed) until the
+/// delivery worker composes and sends the message, so a template fixed while a message waits
+/// applies to it.
+public struct MessageContent: Codable, Sendable, Equatable {
+    /// Whether the message carries a code to type or a link to open.
+    public enum Kind: String, Codable, Sendable { case code, link }
+
+    public var channel: OutgoingMessage.Channel
+    /// An email address or an E.164 phone number.
+    public var recipient: String
+    public var kind: Kind
+    /// The one-time code (code messages).
+    public var code: String?
+    /// The sign-in link (link messages: a web magic link or a native-app link).
+    public var link: String?
+    /// The application that asked, for per-application templates.
+    public var clientID: String
+    public var applicationName: String
+    public var applicationLogoURL: String?
+    /// The connection's name (`email`, `sms`, …), for per-connection templates.
+    public var connection: String
+    /// How long the code or link works, in whole minutes (at least 1).
+    public var lifetimeMinutes: Int
+    /// The `x-request-language` header of the start request, as sent.
+    public var requestLanguage: String?
+    /// The `Accept-Language` header of the start request, as sent.
+    public var acceptLanguage: String?
+
+    /// Creates message content.
+    public init(
+        channel: OutgoingMessage.Channel, recipient: String, kind: Kind, code: String?, link: String?, clientID: String,
+        applicationName: String, applicationLogoURL: String? = nil, connection: String, lifetimeMinutes: Int,
+        requestLanguage: String? = nil, acceptLanguage: String? = nil
+    ) {
+        self.channel = channel
+        self.recipient = recipient
+        self.kind = kind
+        self.code = code
+        self.link = link
+        self.clientID = clientID
+        self.applicationName = applicationName
+        self.applicationLogoURL = applicationLogoURL
+        self.connection = connection
+        self.lifetimeMinutes = lifetimeMinutes
+        self.requestLanguage = requestLanguage
+        self.acceptLanguage = acceptLanguage
+    }
+}
+
+/// Turns ``MessageContent`` into a message ready to send: picks the language and the
+/// template (shipped, or an operator's override) and fills it.
+public protocol MessageComposer: Sendable {
+    /// The message for `content`. Throws when no template can be filled (the delivery is
+    /// then retried, so a template fixed in time still goes out).
+    func compose(_ content: MessageContent) async throws -> OutgoingMessage
+}
