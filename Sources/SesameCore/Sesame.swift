@@ -36,6 +36,10 @@ public struct Sesame: Sendable {
     public let origins: OriginPolicy
     /// Forgery tokens for the hosted pages' forms.
     public let formTokens: FormTokens
+    /// The durable outbox and its worker, which the server runs.
+    public let outbox: Outbox
+    /// The operators' view of the outbox.
+    public let deliveries: DeliveryAdministration
 
     /// Wires the services over storage that already holds keys and secrets (see
     /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
@@ -45,11 +49,16 @@ public struct Sesame: Sendable {
         logger: Logger = Logger(label: "sesame")
     ) {
         let hasher = SecretHasher(keys: hmacKeys)
+        let outbox = Self.outbox(
+            storage: storage, delivery: delivery, seal: PayloadSeal(secrets: hmacKeys), settings: settings.delivery,
+            clock: clock, random: random, logger: logger)
+        self.outbox = outbox
+        self.deliveries = DeliveryAdministration(storage: storage, clock: clock, settings: settings.delivery)
         let issuer = TokenIssuer(keys: keys, hasher: hasher, settings: settings, storage: storage, random: random)
         let coordinator = LoginCoordinator(storage: storage, issuer: issuer, clock: clock, logger: logger)
         let passwordless = PasswordlessLogin(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, delivery: delivery,
-            coordinator: coordinator)
+            outbox: outbox, coordinator: coordinator)
         let tokens = TokenService(storage: storage, issuer: issuer, coordinator: coordinator, clock: clock)
         self.storage = storage
         self.settings = settings
@@ -103,5 +112,16 @@ public struct Sesame: Sendable {
         return Sesame(
             storage: storage, settings: settings, delivery: delivery, keys: keys, hmacKeys: hmacKeys, clock: clock,
             random: random, logger: logger)
+    }
+
+    private static func outbox(
+        storage: any SesameStorage, delivery: MessageDelivery, seal: PayloadSeal, settings: DeliveryWorkerSettings,
+        clock: any SesameClock, random: any RandomSource, logger: Logger
+    ) -> Outbox {
+        let messages = MessageHandler(delivery: delivery)
+        let worker = DeliveryWorker(
+            storage: storage, handlers: ["email": messages, "sms": messages], seal: seal, clock: clock, random: random,
+            settings: settings, logger: logger)
+        return Outbox(storage: storage, seal: seal, clock: clock, random: random, settings: settings, worker: worker)
     }
 }

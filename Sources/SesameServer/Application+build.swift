@@ -16,7 +16,9 @@ public func buildApplication(
         // slow-header clients (slowloris) cannot hold connections open.
         server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.httpIdleTimeout)))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sesame"),
-        services: [SweeperService(sweeper: runtime.sesame.sweeper)],
+        services: [
+            SweeperService(sweeper: runtime.sesame.sweeper), DeliveryService(worker: runtime.sesame.outbox.worker),
+        ],
         onServerRunning: { channel in await onReady(channel.localAddress?.port ?? configuration.port) },
         logger: runtime.logger)
 }
@@ -27,6 +29,16 @@ struct SweeperService: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await sweeper.run() }
+    }
+}
+
+/// Runs the outbox's delivery worker beside the server, stopping with it. A send cut off by
+/// the stop is claimed again by an instance once its lease runs out.
+struct DeliveryService: Service {
+    let worker: DeliveryWorker
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await worker.run() }
     }
 }
 

@@ -7,7 +7,9 @@ import SesameCore
 public enum StorageConformance {
     /// Every check, in a stable order.
     public static var checks: [ConformanceCheck] {
-        UserChecks.all + ApplicationChecks.all + ChallengeChecks.all + SessionChecks.all + LinkRequestChecks.all + GrantChecks.all
+        UserChecks.all + ApplicationChecks.all + ChallengeChecks.all + SessionChecks.all + LinkRequestChecks.all
+            + DeliveryChecks.all
+            + GrantChecks.all
             + SupportChecks.all
             + PasskeyChecks.all + DeviceKeyChecks.all + SettingsChecks.all + SecurityChecks.all
     }

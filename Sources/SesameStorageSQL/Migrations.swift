@@ -15,7 +15,7 @@ struct Migration: Sendable {
 /// The ordered schema history. Append only: a shipped migration never changes.
 enum Migrations {
     static let all: [Migration] = [
-        initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests,
+        initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests, deliveries,
     ]
 
     /// Instants are integer milliseconds, booleans 0/1 and hashes raw bytes in both

@@ -3,7 +3,9 @@ import SQLKit
 public import SesameCore
 
 extension SQLStorage: SweepRepository {
-    public func sweep(now: Date, windowsBefore: Date, outboxBefore: Date) async throws -> SweepCounts {
+    public func sweep(now: Date, windowsBefore: Date, outboxBefore: Date, deliveriesBefore: Date) async throws
+        -> SweepCounts
+    {
         // A refresh token is kept a day past its expiry: its family's revocation must outlive
         // every access token minted from it.
         let deadlines: [(table: String, column: String, before: Date)] = [
@@ -12,6 +14,7 @@ extension SQLStorage: SweepRepository {
             ("device_nonces", "expires_at", now), ("refresh_tokens", "expires_at", now.addingTimeInterval(-86400)),
             ("rate_limits", "window_start", windowsBefore), ("outbox", "created_at", outboxBefore),
             ("browser_sessions", "expires_at", now), ("link_requests", "expires_at", now),
+            ("deliveries", "created_at", deliveriesBefore),
         ]
         var counts = SweepCounts()
         for deadline in deadlines {

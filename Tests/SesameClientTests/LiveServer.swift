@@ -52,10 +52,18 @@ struct LiveServer {
 
     /// The newest code sent to `recipient`, read from the console outbox as an operator would.
     func code(for recipient: String) async throws -> String {
-        guard let code = try await runtime.storage.recentOutboxMessages(limit: 1, recipient: recipient).first?.code else {
-            throw LiveServerError("no code for \(recipient)")
-        }
+        guard let code = try await sent(to: recipient)?.code else { throw LiveServerError("no code for \(recipient)") }
         return code
+    }
+
+    /// The newest console-outbox message to `recipient`, once the outbox has no delivery
+    /// waiting: the server answers a start before its worker sends.
+    private func sent(to recipient: String) async throws -> OutboxMessage? {
+        for _ in 0..<100 {
+            if try await runtime.storage.pendingDeliveries().count == 0 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try await runtime.storage.recentOutboxMessages(limit: 1, recipient: recipient).first
     }
 
     /// A client of this server's default application.
@@ -71,7 +79,7 @@ struct LiveServer {
 
     /// The newest sign-in link sent to `recipient`.
     func link(for recipient: String) async throws -> URL {
-        guard let link = try await runtime.storage.recentOutboxMessages(limit: 1, recipient: recipient).first?.link,
+        guard let link = try await sent(to: recipient)?.link,
             let url = URL(string: link)
         else { throw LiveServerError("no link for \(recipient)") }
         return url

@@ -93,14 +93,17 @@ struct CodeAbuseTests {
     }
 
     /// Attack (reconnaissance): a failing provider's message names internal hosts and ports;
-    /// callers get a generic error, the detail stays in the log.
+    /// callers never see it (the start answers before any send), operators find it in the
+    /// deliveries list.
     @Test("provider errors: callers never see the provider's message")
     func providerErrorsAreGeneric() async throws {
         try await Harness.run { h in
             h.sender.fail(with: DeliveryError(message: "SMTP server 10.0.0.5:2525 unreachable"))
             let response = try await h.start(email: "ana@example.com")
-            #expect(response.status == .badRequest && response.error?.error == "email_provider_error")
+            #expect(response.status == .ok)
             #expect(response.text.contains("10.0.0.5") == false && response.text.contains("2525") == false)
+            let delivery = try #require(try await h.sesame.deliveries.list(recipient: "ana@example.com").first)
+            #expect(delivery.status == .pending && delivery.lastError == "SMTP server 10.0.0.5:2525 unreachable")
         }
     }
 }

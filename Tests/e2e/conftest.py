@@ -128,8 +128,20 @@ class SesameServer:
         return json.loads(self.cli(*args, "--json").stdout)
 
     def outbox(self, limit: int = 100) -> list:
-        """Console-outbox messages, newest first."""
+        """Console-outbox messages, newest first, once nothing waits in the durable outbox
+        (a start answers before the server's worker sends)."""
+        self.wait_for_deliveries()
         return self.cli_json("outbox", "--limit", str(limit))
+
+    def deliveries(self, *args: str) -> list:
+        """``sesame admin deliveries list ARGS --json``: the durable outbox, newest first."""
+        return self.cli_json("admin", "deliveries", "list", *args)
+
+    def wait_for_deliveries(self, timeout: float = 10.0) -> None:
+        """Waits until no delivery is pending (sent, failed or suppressed)."""
+        deadline = time.monotonic() + timeout
+        while self.deliveries("--status", "pending") and time.monotonic() < deadline:
+            time.sleep(0.05)
 
     def last_message(self, recipient: str) -> dict:
         """Newest outbox message sent to ``recipient``."""

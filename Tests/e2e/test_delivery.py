@@ -49,8 +49,11 @@ def test_sms_code_goes_through_twilio_and_signs_in(sesame_factory, helper, tmp_p
     assert tokens_for_code(sesame, "+14155550123", code, realm="sms")["id_token"]
 
 
-def test_twilio_refusal_is_a_clear_4xx_not_a_crash(sesame_factory, helper, tmp_path):
-    """A wrong auth token at Twilio must surface as Auth0's sms_provider_error, not a 5xx."""
+def test_twilio_refusal_is_recorded_for_operators_never_shown_to_callers(sesame_factory, helper, tmp_path):
+    """A wrong auth token at Twilio (HTTP 401, code 20003) is a permanent refusal: the start
+    still answers 200 (it does not wait for the provider, and must not tell callers about
+    provider accounts), the delivery fails at once without retries, and the operator sees
+    Twilio's answer in `sesame admin deliveries list`."""
     sms_log = tmp_path / "twilio.jsonl"
     twilio_port = helper("twilio_mock.py", "--log", str(sms_log),
                          "--account-sid", ACCOUNT_SID, "--auth-token", "the-real-token")
@@ -59,6 +62,10 @@ def test_twilio_refusal_is_a_clear_4xx_not_a_crash(sesame_factory, helper, tmp_p
         "SESAME_SMS_TWILIO_AUTH_TOKEN": "a-wrong-token", "SESAME_SMS_TWILIO_FROM": "+15005550006",
         "SESAME_SMS_TWILIO_BASE_URL": f"http://127.0.0.1:{twilio_port}"})
     response = start_code(sesame, "+14155550123", connection="sms")
-    assert response.status_code == 400, response.text
-    assert response.json()["error"] == "sms_provider_error"
-    assert response.json()["error_description"]
+    assert response.status_code == 200, response.text
+    assert "20003" not in response.text and "twilio" not in response.text.lower()
+    sesame.wait_for_deliveries()
+    [delivery] = sesame.deliveries("--to", "+14155550123")
+    assert delivery["status"] == "failed" and delivery["attempts"] == 1, delivery
+    assert "20003" in delivery["last_error"], delivery
+    assert len(read_jsonl(sms_log, 1)) == 1, "one request to Twilio: a 4xx is not retried"

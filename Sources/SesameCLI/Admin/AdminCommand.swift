@@ -10,6 +10,7 @@ struct AdminCommand: AsyncParsableCommand {
             "Manage applications, connections, users, passkeys, device credentials, management tokens, signing keys and shared settings; move to PostgreSQL.",
         subcommands: [
             AppsCommand.self, ConnectionsCommand.self, UsersCommand.self, PasskeysCommand.self, TokensCommand.self,
-            DevicesCommand.self, SessionsCommand.self, KeysCommand.self, SettingsCommand.self, MigrateToPostgresCommand.self,
+            DevicesCommand.self, SessionsCommand.self, DeliveriesCommand.self, KeysCommand.self, SettingsCommand.self,
+            MigrateToPostgresCommand.self,
         ])
 }

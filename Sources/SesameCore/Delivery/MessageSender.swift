@@ -42,6 +42,13 @@ public struct OutgoingMessage: Sendable, Equatable {
 public protocol MessageSender: Sendable {
     /// Sends one message. Throws ``DeliveryError`` when the provider refuses it.
     func send(_ message: OutgoingMessage) async throws
+    /// False for a channel with no provider: a start is then refused at once rather than
+    /// queued for a delivery that cannot happen.
+    var isConfigured: Bool { get }
+}
+
+extension MessageSender {
+    public var isConfigured: Bool { true }
 }
 
 /// A provider refused or could not take a message.
@@ -50,11 +57,15 @@ public struct DeliveryError: Error, Sendable, Equatable, CustomStringConvertible
     public var message: String
     /// The provider's error code, if it gave one.
     public var providerCode: String?
+    /// Whether sending the same message again cannot succeed (an SMTP 5xx reply, an invalid
+    /// number at Twilio): the outbox then stops at once instead of retrying until expiry.
+    public var isPermanent: Bool
 
-    /// Creates a delivery error.
-    public init(message: String, providerCode: String? = nil) {
+    /// Creates a delivery error; transient unless `permanent`.
+    public init(message: String, providerCode: String? = nil, permanent: Bool = false) {
         self.message = message
         self.providerCode = providerCode
+        self.isPermanent = permanent
     }
 
     public var description: String { providerCode.map { "\(message) (Code: \($0))" } ?? message }

@@ -26,6 +26,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case otpFailureBudgetExhausted = "otp_failure_budget_exhausted"
     /// A text message was refused by the SMS-pumping defence (country or hourly budget).
     case smsRefused = "sms_refused"
+    /// The outbox gave up on a message or webhook call (a permanent refusal, or its deadline).
+    case deliveryFailed = "delivery_failed"
     case addressVerified = "address_verified"
     case passkeyRegistered = "passkey_registered"
     case passkeyFailed = "passkey_failed"

@@ -53,6 +53,8 @@ public struct LoginSettings: Sendable, Equatable {
     public var sessionLifetime: Int = 7 * 86400
     /// Which countries may be texted and how many texts an hour (the SMS-pumping defence).
     public var smsCountries = SMSCountryPolicy()
+    /// How the outbox's worker claims, retries and gives up.
+    public var delivery = DeliveryWorkerSettings()
     /// Device-key login rules (key types, assertion lifetime, clock skew).
     public var deviceKeys = DeviceKeyPolicy()
 

@@ -137,9 +137,17 @@ public protocol RateLimitRepository: Sendable {
 public protocol SweepRepository: Sendable {
     /// Deletes challenges, link requests, passkey sessions, authorization codes, device
     /// assertion ids and nonces expired before `now`, refresh tokens expired before `now` minus a day, rate-limit
-    /// windows that started before `windowsBefore`, and outbox messages created before
-    /// `outboxBefore`; returns how many rows of each kind went.
-    func sweep(now: Date, windowsBefore: Date, outboxBefore: Date) async throws -> SweepCounts
+    /// windows that started before `windowsBefore`, console outbox messages created before
+    /// `outboxBefore`, and deliveries (of any status) created before `deliveriesBefore`;
+    /// returns how many rows of each kind went.
+    func sweep(now: Date, windowsBefore: Date, outboxBefore: Date, deliveriesBefore: Date) async throws -> SweepCounts
+}
+
+extension SweepRepository {
+    /// A sweep that keeps deliveries as long as console outbox messages.
+    public func sweep(now: Date, windowsBefore: Date, outboxBefore: Date) async throws -> SweepCounts {
+        try await sweep(now: now, windowsBefore: windowsBefore, outboxBefore: outboxBefore, deliveriesBefore: outboxBefore)
+    }
 }
 
 /// The console outbox and the audit log.
@@ -173,4 +181,4 @@ public protocol StorageHealth: Sendable {
 public typealias SesameStorage = UserRepository & ApplicationRepository & ConnectionRepository
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
     & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository
-    & BrowserSessionRepository & LinkRequestRepository
+    & BrowserSessionRepository & LinkRequestRepository & DeliveryRepository

@@ -2,7 +2,7 @@ public import Foundation
 public import Logging
 
 /// Removes expired rows (challenges, link requests, passkey sessions, authorization codes,
-/// device assertion ids and nonces, old refresh tokens, spent rate-limit windows, old console outbox messages),
+/// device assertion ids and nonces, old refresh tokens, spent rate-limit windows, old console outbox messages, week-old deliveries),
 /// so that unauthenticated endpoints cannot grow the database without bound. Every instance
 /// runs one; the deletes only touch dead rows, so instances sweeping at once is harmless.
 public struct Sweeper: Sendable {
@@ -15,6 +15,8 @@ public struct Sweeper: Sendable {
     static let windowRetention: TimeInterval = 2 * 86400
     /// Console outbox messages are for development and are kept for a day.
     static let outboxRetention: TimeInterval = 86400
+    /// Deliveries (sent, failed, suppressed) stay a week for `sesame admin deliveries list`.
+    static let deliveryRetention: TimeInterval = 7 * 86400
 
     /// Creates a sweeper that runs every `interval` seconds.
     public init(storage: any SweepRepository, clock: any SesameClock, interval: TimeInterval, logger: Logger) {
@@ -31,7 +33,8 @@ public struct Sweeper: Sendable {
         let now = clock.now()
         let counts = try await storage.sweep(
             now: now, windowsBefore: now.addingTimeInterval(-Self.windowRetention),
-            outboxBefore: now.addingTimeInterval(-Self.outboxRetention))
+            outboxBefore: now.addingTimeInterval(-Self.outboxRetention),
+            deliveriesBefore: now.addingTimeInterval(-Self.deliveryRetention))
         let removed = counts.removed.filter { $0.value > 0 }.sorted { $0.key < $1.key }
         logger.info(
             "sweep removed \(counts.total) expired row(s)",

@@ -70,6 +70,8 @@ public struct HTTPGatewaySender: MessageSender {
         let json = HTTPDelivery.jsonObject(body)
         let message = ["message", "error_description", "error"].lazy.compactMap { json?[$0] as? String }.first
         let code = HTTPDelivery.text(json?["code"]) ?? "\(status)"
-        return DeliveryError(message: message ?? "\(name(of: channel)) answered HTTP \(status)", providerCode: code)
+        return DeliveryError(
+            message: message ?? "\(name(of: channel)) answered HTTP \(status)", providerCode: code,
+            permanent: HTTPDelivery.isPermanent(status: status))
     }
 }

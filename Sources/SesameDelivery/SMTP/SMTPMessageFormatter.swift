@@ -161,13 +161,13 @@ enum SMTPMessageFormatter {
         let forbidden: Set<Unicode.Scalar> = ["<", ">", " ", "\t", ","]
         guard address.unicodeScalars.allSatisfy({ (33...126).contains($0.value) && !forbidden.contains($0) }),
             let at = address.lastIndex(of: "@"), at != address.startIndex, address.index(after: at) != address.endIndex
-        else { throw DeliveryError(message: "Invalid email address \"\(address)\"") }
+        else { throw DeliveryError(message: "Invalid email address \"\(address)\"", permanent: true) }
     }
 
     /// CR or LF in a header value would start a new header: refuse rather than strip.
     static func refuseLineBreaks(_ value: String, field: String) throws(DeliveryError) {
         if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) {
-            throw DeliveryError(message: "Line breaks are not allowed in the email \(field)")
+            throw DeliveryError(message: "Line breaks are not allowed in the email \(field)", permanent: true)
         }
     }
 

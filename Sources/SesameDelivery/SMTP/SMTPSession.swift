@@ -143,7 +143,10 @@ struct SMTPSession: Sendable {
     }
 
     private func refusal(_ reply: SMTPReply, _ what: String) -> DeliveryError {
-        DeliveryError(message: "SMTP server \(what): \(reply.summary)", providerCode: "\(reply.code)")
+        // RFC 5321: 5yz is a permanent negative reply (no such mailbox, rejected); 4yz is
+        // transient (greylisting, a full queue) and worth another try.
+        DeliveryError(
+            message: "SMTP server \(what): \(reply.summary)", providerCode: "\(reply.code)", permanent: reply.code >= 500)
     }
 
     private func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }

@@ -43,6 +43,13 @@ enum HTTPDelivery {
         }
     }
 
+    /// Whether an HTTP refusal is final: a 4xx says the request itself is wrong (a bad number,
+    /// bad credentials), except timeouts and rate limits (408, 425, 429), which pass.
+    /// 5xx and connection failures are transient.
+    static func isPermanent(status: Int) -> Bool {
+        (400..<500).contains(status) && ![408, 425, 429].contains(status)
+    }
+
     /// The top-level JSON object of `body`, or nil when it is not one.
     static func jsonObject(_ body: Data) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]

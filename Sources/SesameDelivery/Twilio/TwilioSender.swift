@@ -66,8 +66,11 @@ public struct TwilioSender: MessageSender {
     /// Twilio's error document, or a generic error when the body is not one (a proxy's HTML page).
     static func error(status: Int, json: [String: Any]?) -> DeliveryError {
         guard let json, let message = json["message"] as? String else {
-            return DeliveryError(message: "Twilio answered HTTP \(status)", providerCode: nil)
+            return DeliveryError(
+                message: "Twilio answered HTTP \(status)", providerCode: nil, permanent: HTTPDelivery.isPermanent(status: status))
         }
-        return DeliveryError(message: message, providerCode: HTTPDelivery.text(json["code"]))
+        // A 4xx such as 21211 (invalid number) or 20003 (bad credentials) fails the same way again.
+        return DeliveryError(
+            message: message, providerCode: HTTPDelivery.text(json["code"]), permanent: HTTPDelivery.isPermanent(status: status))
     }
 }

@@ -71,13 +71,13 @@ struct DeliveryFactory {
     }
 }
 
-/// A channel with no provider on a server others can reach: every message is refused (the
+/// A channel with no provider on a server others can reach: starts on it are refused (the
 /// caller gets a generic provider error; the log says why).
 struct UnconfiguredSender: MessageSender {
+    var isConfigured: Bool { false }
+
     func send(_ message: OutgoingMessage) async throws {
-        throw DeliveryError(
-            message: "no \(message.channel.rawValue) provider is configured, and console delivery is off because Sesame "
-                + "listens beyond loopback (set allow_console_delivery=true to print codes to the log)")
+        throw DeliveryError(message: "no \(message.channel.rawValue) provider is configured", permanent: true)
     }
 }
 

@@ -21,6 +21,8 @@ struct CoreWorld {
         seed: UInt64 = 1, configure: (inout LoginSettings) -> Void = { _ in }, _ body: (CoreWorld) async throws -> Void
     ) async throws {
         var settings = LoginSettings(issuer: issuer)
+        // Tests read a message as soon as a start answers: send it before answering.
+        settings.delivery.sendBeforeAnswering = true
         configure(&settings)
         let storage = try await SQLStorage.sqlite(path: nil)
         do {

@@ -29,6 +29,8 @@ struct Harness {
     ) async throws {
         var settings = LoginSettings(issuer: "https://login.example.com")
         settings.startLimitPerIP = RateLimitRule(limit: 1000, windowSeconds: 3600)
+        // Tests read a message as soon as a start answers: send it before answering.
+        settings.delivery.sendBeforeAnswering = true
         configure(&settings)
         let storage = try await SQLStorage.sqlite(path: nil)
         let clock = TestClock()

@@ -1,11 +1,11 @@
 import Foundation
 
 extension PasswordlessLogin {
-    /// `/passwordless/start`: rate-limit, issue a code or link, and deliver it.
+    /// `/passwordless/start`: rate-limit, issue a code or link, and queue its message.
     ///
-    /// The answer does not depend on whether the recipient has an account: a challenge is
-    /// stored either way, and only delivery is skipped for blocked users or, when signup is
-    /// disabled, for unknown ones.
+    /// The answer does not depend on whether the recipient has an account: a challenge and a
+    /// delivery are stored either way, and the delivery is suppressed for blocked users or,
+    /// when signup is disabled, for unknown ones. The message is sent by the outbox's worker.
     public func start(_ request: PasswordlessStartRequest) async throws -> PasswordlessStartResult {
         let application = try await startApplication(request)
         let connection = try await startConnection(request.connection)
@@ -16,19 +16,23 @@ extension PasswordlessLogin {
         let status = try await limiter.hit("start", ip: request.ip, rule: settings.startLimitPerIP, at: now)
         try await limiter.hit("start:to:\(connection.name):\(recipient)", rule: settings.startLimitPerRecipient, at: now)
         if connection.strategy == .sms { try await checkSMSBudget(recipient, limiter: limiter, at: now) }
+        try requireProvider(connection)
         let secret = mode == .code ? random.digits(max(connection.codeLength, Connection.minimumCodeLength)) : random.token(32)
         let lifetime = mode == .code ? connection.codeLifetime : connection.linkLifetime
         let challenge = Challenge(
             id: random.hex(12), connection: connection.name, recipient: recipient, clientID: application.clientID,
             kind: mode == .code ? .code : .link, secretHash: hasher.hash(secret, purpose: .challenge),
             maxAttempts: connection.maxAttempts, createdAt: now, expiresAt: now.addingTimeInterval(Double(lifetime)))
-        try await storage.createChallenge(challenge)
-        if try await shouldDeliver(to: recipient, connection) {
-            let content = try content(
-                secret: secret, mode: mode, recipient: recipient, connection: connection, application: application,
-                request: request, lifetime: lifetime)
-            try await deliver(delivery.composer.compose(content))
-        }
+        // The same work for every recipient: a blocked or (with signup off) unknown one gets a
+        // suppressed delivery, so neither the answer nor its timing tells them apart. The
+        // provider is not called here: the worker sends after the commit.
+        let content = try content(
+            secret: secret, mode: mode, recipient: recipient, connection: connection, application: application,
+            request: request, lifetime: lifetime)
+        let queued = try outbox.message(
+            content, deadline: challenge.expiresAt, suppressed: !(try await shouldDeliver(to: recipient, connection)))
+        try await storage.createChallenge(challenge, delivery: queued)
+        await outbox.queued()
         return PasswordlessStartResult(
             id: challenge.id, connection: connection.strategy, recipient: recipient, clientID: application.clientID,
             rateLimit: status)
@@ -116,17 +120,17 @@ extension PasswordlessLogin {
         return !user.blocked
     }
 
-    private func deliver(_ message: OutgoingMessage) async throws {
-        do {
-            try await delivery.send(message)
-        } catch let error as DeliveryError {
-            // The provider's words (hosts, ports, account ids) go to the log only.
-            let (code, noun): (SesameError.Code, String) =
-                message.channel == .sms ? (.smsProviderError, "text message") : (.emailProviderError, "email")
-            throw SesameError(
-                .badRequest, code, "The \(noun) could not be sent. Try again later.",
-                logDetail: "delivery failed: \(error.description)")
-        }
+    /// A channel with no provider refuses every start at once (the same for every recipient):
+    /// queueing a message that can never be sent would only hide the misconfiguration.
+    private func requireProvider(_ connection: Connection) throws {
+        let sender = connection.strategy == .sms ? delivery.sms : delivery.email
+        guard !sender.isConfigured else { return }
+        let (code, noun): (SesameError.Code, String) =
+            connection.strategy == .sms ? (.smsProviderError, "text message") : (.emailProviderError, "email")
+        throw SesameError(
+            .badRequest, code, "The \(noun) could not be sent. Try again later.",
+            logDetail: "no \(noun) provider is configured, and console delivery is off because Sesame listens beyond "
+                + "loopback (set allow_console_delivery=true to print codes to the log)")
     }
 
     func startError(_ code: SesameError.Code, _ message: String) -> SesameError {

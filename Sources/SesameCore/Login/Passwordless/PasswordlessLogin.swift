@@ -14,6 +14,7 @@ public struct PasswordlessLogin: Sendable {
     let random: any RandomSource
     let settings: LoginSettings
     let delivery: MessageDelivery
+    let outbox: Outbox
     let coordinator: LoginCoordinator
 
     /// A code login, whole: checks and consumes the code, records the login and issues

@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+
+/// Sends what the durable outbox holds. Every instance runs one; the storage's claims
+/// make each delivery go to one worker at a time, and a worker that dies mid-send loses its
+/// claim when the lease runs out (that one message may then be sent twice).
+public final class DeliveryWorker: Sendable {
+    let storage: any DeliveryRepository & EventRepository
+    let handlers: [String: any DeliveryHandler]
+    let seal: PayloadSeal
+    let clock: any SesameClock
+    let random: any RandomSource
+    let settings: DeliveryWorkerSettings
+    let logger: Logger
+    /// This worker's name in leases: distinct per process, so a restarted instance does not
+    /// think it still holds its predecessor's claims.
+    let owner: String
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    init(
+        storage: any DeliveryRepository & EventRepository, handlers: [String: any DeliveryHandler], seal: PayloadSeal,
+        clock: any SesameClock, random: any RandomSource, settings: DeliveryWorkerSettings, logger: Logger
+    ) {
+        self.storage = storage
+        self.handlers = handlers
+        self.seal = seal
+        self.clock = clock
+        self.random = random
+        self.settings = settings
+        self.logger = logger
+        self.owner = random.hex(8)
+        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Asks the running worker to look at the queue now (something was just queued here).
+    public func wakeUp() {
+        wake.yield()
+    }
+
+    /// Sends due deliveries until cancelled: at each wake-up and every poll interval. Call once.
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [wake, settings] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(settings.pollInterval))
+                    wake.yield()
+                }
+            }
+            wake.yield()
+            for await _ in wakeups {
+                await drain()
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Claims and sends due deliveries until none is due.
+    /// - Returns: how many were tried.
+    @discardableResult
+    public func drain() async -> Int {
+        var tried = 0
+        while !Task.isCancelled {
+            let now = clock.now()
+            let claimed: [QueuedDelivery]
+            do {
+                claimed = try await storage.claimDeliveries(
+                    owner: owner, now: now, leaseUntil: now.addingTimeInterval(settings.lease), limit: settings.batchSize)
+            } catch {
+                logger.warning("delivery queue unavailable; trying again shortly", metadata: ["error": "\(error)"])
+                return tried
+            }
+            if claimed.isEmpty { return tried }
+            await withTaskGroup(of: Void.self) { group in
+                for delivery in claimed { group.addTask { await self.process(delivery) } }
+            }
+            tried += claimed.count
+        }
+        return tried
+    }
+
+    private func process(_ delivery: QueuedDelivery) async {
+        let outcome = await attempt(delivery)
+        let recorded: Bool
+        do {
+            recorded = try await storage.finishDelivery(id: delivery.id, owner: owner, outcome: outcome, at: clock.now())
+        } catch {
+            logger.error("delivery outcome not recorded", metadata: ["delivery": "\(delivery.id)", "error": "\(error)"])
+            return
+        }
+        if !recorded {
+            logger.warning("delivery lease lost before its outcome was recorded", metadata: ["delivery": "\(delivery.id)"])
+        }
+        await report(outcome, of: delivery)
+    }
+
+    /// One send, and what it means for the delivery.
+    private func attempt(_ delivery: QueuedDelivery) async -> DeliveryOutcome {
+        let now = clock.now()
+        guard now < delivery.deadline else {
+            return .failed(error: "not sent before its deadline" + (delivery.lastError.map { ": \($0)" } ?? ""))
+        }
+        guard let handler = handlers[delivery.channel] else {
+            return .failed(error: "no sender for channel \(delivery.channel)")
+        }
+        let payload: Data
+        do {
+            payload = try seal.open(delivery.payload)
+        } catch {
+            return .failed(error: "payload cannot be opened with the server's secrets")
+        }
+        do {
+            try await handler.deliver(payload)
+            return .sent
+        } catch let error as DeliveryError where error.isPermanent {
+            return .failed(error: error.description)
+        } catch {
+            let next = clock.now().addingTimeInterval(settings.backoff.delay(afterAttempts: delivery.attempts, random: random))
+            let detail = (error as? DeliveryError)?.description ?? "\(error)"
+            return next < delivery.deadline ? .retry(at: next, error: detail) : .failed(error: "gave up: \(detail)")
+        }
+    }
+
+    private func report(_ outcome: DeliveryOutcome, of delivery: QueuedDelivery) async {
+        let metadata: Logger.Metadata = [
+            "delivery": "\(delivery.id)", "channel": "\(delivery.channel)", "attempt": "\(delivery.attempts)",
+        ]
+        switch outcome {
+        case .sent:
+            logger.info("delivery sent", metadata: metadata)
+        case .retry(let at, let error):
+            logger.warning(
+                "delivery failed; retrying",
+                metadata: metadata.merging(["error": "\(error)", "retry_at": "\(at)"]) { $1 })
+        case .failed(let error):
+            logger.error("delivery given up", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            await AuditLog(storage: storage, clock: clock, logger: logger)
+                .record(.deliveryFailed, detail: "\(delivery.channel) delivery \(delivery.id) to \(delivery.recipient): \(error)")
+        }
+    }
+}

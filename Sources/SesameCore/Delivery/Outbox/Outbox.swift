@@ -1,0 +1,38 @@
+import Foundation
+
+/// The sending side of the durable outbox: seals what is to be sent into a
+/// ``QueuedDelivery`` for the caller's transaction and wakes the worker after the commit.
+public struct Outbox: Sendable {
+    let storage: any DeliveryRepository
+    let seal: PayloadSeal
+    let clock: any SesameClock
+    let random: any RandomSource
+    let settings: DeliveryWorkerSettings
+    /// The worker of this instance.
+    public let worker: DeliveryWorker
+
+    /// A delivery carrying `content`, due now and given up at `deadline` (the code's or
+    /// link's expiry). A `suppressed` one keeps no payload; it is built the same way so that
+    /// a start costs the same whoever the recipient is.
+    func message(_ content: MessageContent, deadline: Date, suppressed: Bool) throws -> QueuedDelivery {
+        let sealed = try seal.seal(JSONEncoder().encode(content))
+        return QueuedDelivery(
+            id: random.hex(12), channel: content.channel.rawValue, recipient: content.recipient,
+            payload: suppressed ? [] : sealed, status: suppressed ? .suppressed : .pending, deadline: deadline,
+            createdAt: clock.now())
+    }
+
+    /// Called after the transaction that queued deliveries committed.
+    func queued() async {
+        if settings.sendBeforeAnswering {
+            await worker.drain()
+        } else {
+            worker.wakeUp()
+        }
+    }
+}
+
+/// The channel name of webhook calls in the outbox.
+enum WebhookChannel {
+    static let name = "webhook"
+}

@@ -1,0 +1,132 @@
+public import Foundation
+import SQLKit
+public import SesameCore
+
+extension SQLStorage: DeliveryRepository {
+    public func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery) async throws {
+        try await executor.transaction { db in
+            try await Self.insertChallenge(challenge, db)
+            try await Self.insertDelivery(delivery, db)
+        }
+    }
+
+    public func enqueueDeliveries(_ deliveries: [QueuedDelivery]) async throws {
+        guard !deliveries.isEmpty else { return }
+        try await executor.transaction { db in
+            for delivery in deliveries { try await Self.insertDelivery(delivery, db) }
+        }
+    }
+
+    public func claimDeliveries(owner: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [QueuedDelivery] {
+        // PostgreSQL: SKIP LOCKED lets workers of other instances claim other rows instead of
+        // queueing behind this claim. SQLite has one writer, so the UPDATE is already the gate.
+        let skipLocked: SQLQueryString = executor.flavor == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
+        return try await executor.write { db in
+            try await db.raw(
+                """
+                UPDATE deliveries SET lease_owner = \(bind: owner), lease_until = \(bind: leaseUntil.sqlValue),
+                attempts = attempts + 1, updated_at = \(bind: now.sqlValue)
+                WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending'
+                  AND next_attempt_at <= \(bind: now.sqlValue)
+                  AND (lease_until IS NULL OR lease_until <= \(bind: now.sqlValue))
+                  ORDER BY next_attempt_at LIMIT \(bind: limit) \(skipLocked))
+                AND status = 'pending'
+                RETURNING *
+                """
+            ).all().map(Self.delivery(from:))
+        }
+    }
+
+    public func finishDelivery(id: String, owner: String, outcome: DeliveryOutcome, at: Date) async throws -> Bool {
+        let change: SQLQueryString
+        switch outcome {
+        case .sent:
+            // The payload held a live secret; once the provider has it, the outbox keeps none.
+            change = "status = 'sent', sent_at = \(bind: at.sqlValue), payload = \(bind: Data()), last_error = NULL"
+        case .retry(let next, let error):
+            change = "next_attempt_at = \(bind: next.sqlValue), last_error = \(bind: String(error.prefix(1000)))"
+        case .failed(let error):
+            change = "status = 'failed', last_error = \(bind: String(error.prefix(1000)))"
+        }
+        return try await executor.write { db in
+            try await db.raw(
+                """
+                UPDATE deliveries SET \(change), lease_owner = NULL, lease_until = NULL, updated_at = \(bind: at.sqlValue)
+                WHERE id = \(bind: id) AND lease_owner = \(bind: owner) AND status = 'pending' RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
+    public func deliveries(status: QueuedDelivery.Status?, recipient: String?, limit: Int) async throws
+        -> [QueuedDelivery]
+    {
+        // Optional fragments rather than `$n IS NULL`: PostgreSQL cannot type an unbound NULL.
+        var conditions: [SQLQueryString] = []
+        if let status { conditions.append("status = \(bind: status.rawValue)") }
+        if let recipient { conditions.append("recipient = \(bind: recipient)") }
+        let filter: SQLQueryString = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try await executor.read { db in
+            try await db.raw("SELECT * FROM deliveries \(filter) ORDER BY created_at DESC, id LIMIT \(bind: limit)")
+                .all().map(Self.delivery(from:))
+        }
+    }
+
+    public func delivery(id: String) async throws -> QueuedDelivery? {
+        try await executor.read { db in
+            try await db.raw("SELECT * FROM deliveries WHERE id = \(bind: id)").first().map(Self.delivery(from:))
+        }
+    }
+
+    public func retryDelivery(id: String, at: Date, deadline: Date) async throws -> Bool {
+        try await executor.write { db in
+            try await db.raw(
+                """
+                UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = \(bind: at.sqlValue),
+                deadline = \(bind: deadline.sqlValue), lease_owner = NULL, lease_until = NULL,
+                updated_at = \(bind: at.sqlValue)
+                WHERE id = \(bind: id) AND status IN ('pending', 'failed') AND payload <> \(bind: Data()) RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
+    public func pendingDeliveries() async throws -> (count: Int, oldest: Date?) {
+        try await executor.read { db in
+            let row = try await db.raw(
+                "SELECT COUNT(*) AS pending, MIN(created_at) AS oldest FROM deliveries WHERE status = 'pending'"
+            ).first()
+            return (try row?.int("pending") ?? 0, try row?.optionalDate("oldest"))
+        }
+    }
+
+    static func insertDelivery(_ delivery: QueuedDelivery, _ db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO deliveries (id, channel, recipient, payload, status, attempts, next_attempt_at, deadline,
+            lease_owner, lease_until, last_error, created_at, updated_at, sent_at) VALUES (\(bind: delivery.id),
+            \(bind: delivery.channel), \(bind: delivery.recipient), \(bind: Data(delivery.payload)),
+            \(bind: delivery.status.rawValue), \(bind: delivery.attempts), \(bind: delivery.nextAttemptAt.sqlValue),
+            \(bind: delivery.deadline.sqlValue), \(bind: delivery.leaseOwner), \(bind: delivery.leaseUntil?.sqlValue),
+            \(bind: delivery.lastError), \(bind: delivery.createdAt.sqlValue), \(bind: delivery.updatedAt.sqlValue),
+            \(bind: delivery.sentAt?.sqlValue))
+            """
+        ).run()
+    }
+
+    private static func delivery(from row: any SQLRow) throws -> QueuedDelivery {
+        // A status this version does not know is shown as failed: nothing claims it.
+        var delivery = QueuedDelivery(
+            id: try row.string("id"), channel: try row.string("channel"), recipient: try row.string("recipient"),
+            payload: try row.bytes("payload"), status: QueuedDelivery.Status(rawValue: try row.string("status")) ?? .failed,
+            deadline: try row.date("deadline"), createdAt: try row.date("created_at"))
+        delivery.attempts = try row.int("attempts")
+        delivery.nextAttemptAt = try row.date("next_attempt_at")
+        delivery.leaseOwner = try row.optionalString("lease_owner")
+        delivery.leaseUntil = try row.optionalDate("lease_until")
+        delivery.lastError = try row.optionalString("last_error")
+        delivery.updatedAt = try row.date("updated_at")
+        delivery.sentAt = try row.optionalDate("sent_at")
+        return delivery
+    }
+}
