@@ -67,6 +67,23 @@ func administer<Service: AdministrationService, T: Sendable>(
     }
 }
 
+/// Runs `body` with a service that needs the configuration as well as the storage (the
+/// outbox's settings, the connections' message languages); a refusal becomes a message and
+/// exit status 1.
+func withConfiguredService<Service: Sendable, T: Sendable>(
+    _ options: StorageOptions, make: @escaping @Sendable (ServerConfiguration, SQLStorage) throws -> Service,
+    _ body: @escaping @Sendable (Service) async throws -> T
+) async throws -> T {
+    let configuration = try await CLIConfiguration.load(flags: options.flags)
+    do {
+        return try await withStorage(options) { store in try await body(try make(configuration, store)) }
+    } catch let error as SesameError {
+        throw CommandFailure(error.message)
+    } catch let error as MessageTemplateError {
+        throw CommandFailure(error.description)
+    }
+}
+
 /// Writes a line to standard error (warnings that must not mix with `--json` output).
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -119,9 +119,10 @@ public struct Sesame: Sendable {
         clock: any SesameClock, random: any RandomSource, logger: Logger
     ) -> Outbox {
         let messages = MessageHandler(delivery: delivery)
+        let webhooks = WebhookHandler(storage: storage, seal: seal, transport: delivery.webhooks, clock: clock)
         let worker = DeliveryWorker(
-            storage: storage, handlers: ["email": messages, "sms": messages], seal: seal, clock: clock, random: random,
-            settings: settings, logger: logger)
+            storage: storage, handlers: ["email": messages, "sms": messages, WebhookChannel.name: webhooks], seal: seal,
+            clock: clock, random: random, settings: settings, logger: logger)
         return Outbox(storage: storage, seal: seal, clock: clock, random: random, settings: settings, worker: worker)
     }
 }

@@ -15,7 +15,8 @@ struct Migration: Sendable {
 /// The ordered schema history. Append only: a shipped migration never changes.
 enum Migrations {
     static let all: [Migration] = [
-        initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests, deliveries,
+        initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests, deliveries, webhooks,
+        messageTemplates,
     ]
 
     /// Instants are integer milliseconds, booleans 0/1 and hashes raw bytes in both

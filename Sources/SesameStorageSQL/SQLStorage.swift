@@ -10,6 +10,11 @@ public final class SQLStorage: Sendable {
     /// Applications and connections by key, for a second (see ``ReadCache``).
     let cachedApplications = ReadCache<Application>(lifetime: .seconds(1))
     let cachedConnections = ReadCache<Connection>(lifetime: .seconds(1))
+    /// The webhook endpoints, read for every audited event: an endpoint added by another
+    /// instance or the CLI is seen within two seconds.
+    let cachedWebhooks = ReadCache<[WebhookEndpoint]>(lifetime: .seconds(2))
+    /// The message template overrides, read for every message sent; likewise.
+    let cachedTemplates = ReadCache<[MessageTemplateOverride]>(lifetime: .seconds(2))
 
     init(executor: any SQLExecutor) {
         self.executor = executor

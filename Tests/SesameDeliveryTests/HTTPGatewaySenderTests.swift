@@ -120,6 +120,6 @@ struct HTTPGatewaySenderTests {
                 == DeliveryError(message: "SMS gateway answered HTTP 500", providerCode: "500"))
         #expect(
             HTTPGatewaySender.error(status: 400, body: Data(#"{"error":"bad number"}"#.utf8))
-                == DeliveryError(message: "bad number", providerCode: "400"))
+                == DeliveryError(message: "bad number", providerCode: "400", permanent: true))
     }
 }

@@ -132,4 +132,21 @@ struct SMTPMessageFormatterTests {
     func badAddresses(_ address: String) {
         #expect(throws: DeliveryError.self) { try SMTPMessageFormatter.validateAddress(address) }
     }
+
+    @Test("with HTML: multipart/alternative, text then HTML, each part encoded on its own, the boundary in neither")
+    func multipart() throws {
+        var message = email(body: "Your code is 123456")
+        message.html = "<p lang=\"fr\">Votre code\u{00A0}: <b>123456</b></p>\n<p>=_sesame_m1examplecom</p>"
+        let text = try render(message, allow8bit: false)
+        let boundary = try #require(
+            text.split(separator: "\r\n").first { $0.hasPrefix("Content-Type: multipart/alternative") }?
+                .split(separator: "\"").dropFirst().first.map(String.init))
+        #expect(!message.html!.contains(boundary + "\r") && boundary != "=_sesame_m1examplecom")
+        let parts = text.components(separatedBy: "--\(boundary)")
+        #expect(parts.count == 4 && parts[3].hasPrefix("--\r\n.\r\n"), "two parts and a closing delimiter")
+        #expect(parts[1].contains("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\nYour code"))
+        #expect(parts[2].contains("Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable"))
+        #expect(parts[2].contains("Votre code=C2=A0:"), "non-ASCII HTML is quoted-printable without 8BITMIME")
+        #expect(text.contains("Auto-Submitted: auto-generated\r\n\r\nThis is a multi-part message"))
+    }
 }

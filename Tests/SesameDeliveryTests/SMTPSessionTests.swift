@@ -101,7 +101,10 @@ struct SMTPSessionTests {
         _ = try session.receive(reply(250, "hi"))
         _ = try session.receive(reply(250))
         let error = try #require(throws: DeliveryError.self) { try session.receive(reply(550, "5.1.1 no such user")) }
-        #expect(error == DeliveryError(message: "SMTP server refused the recipient: 550 5.1.1 no such user", providerCode: "550"))
+        #expect(
+            error
+                == DeliveryError(
+                    message: "SMTP server refused the recipient: 550 5.1.1 no such user", providerCode: "550", permanent: true))
         var busy = SMTPSession(configuration: configuration(.none), email: email)
         #expect(throws: DeliveryError.self) { try busy.receive(reply(554, "go away")) }
     }

@@ -81,7 +81,8 @@ struct TwilioSenderTests {
     func invalidNumber() async throws {
         try await TwilioMock.run { mock in
             await #expect(
-                throws: DeliveryError(message: "The 'To' number +1555 is not a valid phone number.", providerCode: "21211")
+                throws: DeliveryError(
+                    message: "The 'To' number +1555 is not a valid phone number.", providerCode: "21211", permanent: true)
             ) {
                 try await sender(mock).send(sms(to: "+1555"))
             }
@@ -91,7 +92,7 @@ struct TwilioSenderTests {
     @Test("a wrong auth token is refused with 20003")
     func wrongToken() async throws {
         try await TwilioMock.run { mock in
-            await #expect(throws: DeliveryError(message: "Authenticate", providerCode: "20003")) {
+            await #expect(throws: DeliveryError(message: "Authenticate", providerCode: "20003", permanent: true)) {
                 try await sender(mock, token: "wrong").send(sms(to: "+14155550123"))
             }
         }

@@ -84,11 +84,27 @@ struct DeploymentFixture {
         }
         try await store.recordAudit(AuditEvent(type: "login", userID: ana.userID, clientID: "client-1", detail: "{}", at: now))
         try await store.updateSettings(set: ["issuer": "https://login.example.com/"], remove: [], at: now)
+        try await store.enqueueDeliveries([delivery])
+        try await store.createWebhook(webhook)
+        try await store.setMessageTemplate(template)
     }
+
+    let delivery = QueuedDelivery(
+        id: "dlv-1", channel: "email", recipient: "ana@example.com", payload: [1, 2, 3],
+        deadline: Self.now.addingTimeInterval(300),
+        createdAt: Self.now)
+    let webhook = WebhookEndpoint(
+        id: "wh_1", url: "https://hooks.example.com/sesame", events: ["user.created"], sealedSecret: [4, 5, 6],
+        createdAt: Self.now)
+    let template = MessageTemplateOverride(
+        name: "sms-code.text", language: "fr", scope: .connection("sms"), body: "Code : {{code}}", updatedAt: Self.now)
 
     /// Checks that `copy` reads back as `original` does, then that its single-use records are
     /// still live there.
     func expectSame(_ copy: SQLStorage, as original: SQLStorage) async throws {
+        #expect(try await copy.delivery(id: delivery.id) == delivery)
+        #expect(try await copy.webhooks() == [webhook])
+        #expect(try await copy.messageTemplates() == [template])
         #expect(try await copy.listUsers(limit: 10, offset: 0) == original.listUsers(limit: 10, offset: 0))
         #expect(try await copy.listApplications() == original.listApplications())
         #expect(try await copy.listConnections() == original.listConnections())

@@ -60,12 +60,6 @@ struct DeliveriesCommand: AsyncParsableCommand {
 private func withDeliveries<T: Sendable>(
     _ options: StorageOptions, _ body: @escaping @Sendable (DeliveryAdministration) async throws -> T
 ) async throws -> T {
-    let configuration = try await CLIConfiguration.load(flags: options.flags)
-    do {
-        return try await withStorage(options) { store in
-            try await body(DeliveryAdministration(storage: store, settings: configuration.settings.delivery))
-        }
-    } catch let error as SesameError {
-        throw CommandFailure(error.message)
-    }
+    try await withConfiguredService(
+        options, make: { DeliveryAdministration(storage: $1, settings: $0.settings.delivery) }, body)
 }

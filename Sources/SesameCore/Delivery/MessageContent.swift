@@ -18,6 +18,8 @@ public struct MessageContent: Codable, Sendable, Equatable {
     public var clientID: String
     public var applicationName: String
     public var applicationLogoURL: String?
+    /// The application's brand colour (`#rrggbb`), for the HTML email's button.
+    public var applicationBrandColor: String?
     /// The connection's name (`email`, `sms`, …), for per-connection templates.
     public var connection: String
     /// How long the code or link works, in whole minutes (at least 1).
@@ -30,7 +32,8 @@ public struct MessageContent: Codable, Sendable, Equatable {
     /// Creates message content.
     public init(
         channel: OutgoingMessage.Channel, recipient: String, kind: Kind, code: String?, link: String?, clientID: String,
-        applicationName: String, applicationLogoURL: String? = nil, connection: String, lifetimeMinutes: Int,
+        applicationName: String, applicationLogoURL: String? = nil, applicationBrandColor: String? = nil,
+        connection: String, lifetimeMinutes: Int,
         requestLanguage: String? = nil, acceptLanguage: String? = nil
     ) {
         self.channel = channel
@@ -41,6 +44,7 @@ public struct MessageContent: Codable, Sendable, Equatable {
         self.clientID = clientID
         self.applicationName = applicationName
         self.applicationLogoURL = applicationLogoURL
+        self.applicationBrandColor = applicationBrandColor
         self.connection = connection
         self.lifetimeMinutes = lifetimeMinutes
         self.requestLanguage = requestLanguage

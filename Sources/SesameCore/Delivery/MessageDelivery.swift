@@ -3,12 +3,18 @@ public struct MessageDelivery: Sendable {
     public var email: any MessageSender
     public var sms: any MessageSender
     public var composer: any MessageComposer
+    /// Posts webhook calls; without one, webhook deliveries fail (and say why).
+    public var webhooks: (any WebhookTransport)?
 
     /// Creates a delivery set.
-    public init(email: any MessageSender, sms: any MessageSender, composer: any MessageComposer = PlainMessageComposer()) {
+    public init(
+        email: any MessageSender, sms: any MessageSender, composer: any MessageComposer = PlainMessageComposer(),
+        webhooks: (any WebhookTransport)? = nil
+    ) {
         self.email = email
         self.sms = sms
         self.composer = composer
+        self.webhooks = webhooks
     }
 
     /// Sends `message` on its channel.

@@ -19,6 +19,9 @@ struct LoginCoordinator: Sendable {
             await audit(.loginRefused, user: user.userID, client: clientID, ip: ip, detail: "\(method.rawValue): user is blocked")
             throw SesameError.userBlocked
         }
+        if user.loginsCount == 1 {
+            await audit(.userCreated, user: user.userID, client: clientID, ip: ip, detail: "\(method.rawValue) signup")
+        }
         await audit(.login, user: user.userID, client: clientID, ip: ip, detail: method.rawValue)
         return user
     }

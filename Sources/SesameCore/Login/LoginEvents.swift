@@ -21,6 +21,9 @@ public enum LoginMethod: String, Sendable, CaseIterable {
 /// What an audit event records; the raw value is what is stored and listed.
 public enum AuditEventType: String, Sendable, CaseIterable {
     case login
+    /// A user signed in for the first time (the record was created by this login or the
+    /// passkey signup just before it).
+    case userCreated = "user_created"
     case loginRefused = "login_refused"
     case otpFailed = "otp_failed"
     case otpFailureBudgetExhausted = "otp_failure_budget_exhausted"
@@ -28,6 +31,12 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case smsRefused = "sms_refused"
     /// The outbox gave up on a message or webhook call (a permanent refusal, or its deadline).
     case deliveryFailed = "delivery_failed"
+    /// An operator added or removed a webhook endpoint.
+    case webhookCreated = "webhook_created"
+    case webhookDeleted = "webhook_deleted"
+    /// An operator replaced or reset a message template.
+    case templateSet = "template_set"
+    case templateReset = "template_reset"
     case addressVerified = "address_verified"
     case passkeyRegistered = "passkey_registered"
     case passkeyFailed = "passkey_failed"

@@ -181,4 +181,5 @@ public protocol StorageHealth: Sendable {
 public typealias SesameStorage = UserRepository & ApplicationRepository & ConnectionRepository
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
     & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository
-    & BrowserSessionRepository & LinkRequestRepository & DeliveryRepository
+    & BrowserSessionRepository & LinkRequestRepository & DeliveryRepository & WebhookRepository
+    & MessageTemplateRepository

@@ -6,7 +6,8 @@ public import SesameCore
 
 /// Sends messages through a custom HTTP gateway: texts the way Auth0's legacy "SMS gateway"
 /// option does, `POST {"recipient", "body", "sender"}` as JSON with an optional
-/// `Authorization: Bearer` HS256 token, and email the same way with a `subject` added, so
+/// `Authorization: Bearer` HS256 token, and email the same way with a `subject` and an
+/// `html` alternative added, so
 /// SES, Postmark or an internal mailer plug in through a small adapter.
 ///
 /// Any 2xx answer means sent. Otherwise the error's text is the body's `message`
@@ -39,7 +40,7 @@ public struct HTTPGatewaySender: MessageSender {
         }
         let payload = Payload(
             recipient: message.recipient, subject: message.channel == .email ? message.subject ?? "" : nil,
-            body: message.body, sender: configuration.sender)
+            body: message.body, html: message.channel == .email ? message.html : nil, sender: configuration.sender)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         request.body = .bytes(ByteBuffer(bytes: try encoder.encode(payload)))
@@ -58,6 +59,8 @@ public struct HTTPGatewaySender: MessageSender {
         var recipient: String
         var subject: String?
         var body: String
+        /// Email only: the HTML alternative of `body`.
+        var html: String?
         var sender: String?
     }
 

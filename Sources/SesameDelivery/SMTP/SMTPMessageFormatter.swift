@@ -8,6 +8,8 @@ struct SMTPEmail: Sendable, Equatable {
     var toAddress: String
     var subject: String?
     var body: String
+    /// The HTML alternative: with it the message is multipart/alternative (text, then HTML).
+    var html: String? = nil
     var date: Date
     var messageID: String
 }
@@ -29,8 +31,6 @@ enum SMTPMessageFormatter {
     /// The full `DATA` payload, ending with `CRLF.CRLF`. `allow8bit` is true when the server
     /// advertised `8BITMIME`; otherwise non-ASCII bodies are quoted-printable.
     static func render(_ email: SMTPEmail, allow8bit: Bool) throws(DeliveryError) -> [UInt8] {
-        let lines = splitLines(Array(email.body.utf8))
-        let encoding = transferEncoding(for: lines, allow8bit: allow8bit)
         var headers = [
             "Date: \(rfc5322Date(email.date))",
             "From: \(try mailbox(address: email.fromAddress, name: email.fromName))",
@@ -40,21 +40,47 @@ enum SMTPMessageFormatter {
             try refuseLineBreaks(subject, field: "subject")
             headers.append("Subject: \(encodeHeaderText(subject))")
         }
-        headers += [
-            "Message-ID: \(email.messageID)",
-            "MIME-Version: 1.0",
-            "Content-Type: text/plain; charset=utf-8",
-            "Content-Transfer-Encoding: \(encoding.rawValue)",
-            // RFC 3834: tells auto-responders (vacation replies) not to answer a sign-in code.
-            "Auto-Submitted: auto-generated",
-        ]
-        let bodyLines = encoding == .quotedPrintable ? lines.flatMap(quotedPrintable) : lines
+        headers += ["Message-ID: \(email.messageID)", "MIME-Version: 1.0"]
+        var lines: [[UInt8]]
+        if let html = email.html {
+            let boundary = boundary(for: email)
+            headers.append("Content-Type: multipart/alternative; boundary=\"\(boundary)\"")
+            lines = [Array("This is a multi-part message in MIME format.".utf8)]
+            for (type, text) in [("text/plain", email.body), ("text/html", html)] {
+                lines.append(Array("--\(boundary)".utf8))
+                lines += part(type, text, allow8bit: allow8bit, separateHeaders: true)
+            }
+            lines.append(Array("--\(boundary)--".utf8))
+        } else {
+            lines = part("text/plain", email.body, allow8bit: allow8bit, separateHeaders: false)
+            headers += lines.prefix(2).map { String(decoding: $0, as: UTF8.self) }
+            lines.removeFirst(2)
+        }
+        // RFC 3834: tells auto-responders (vacation replies) not to answer a sign-in code.
+        headers.append("Auto-Submitted: auto-generated")
         var payload = Array(headers.joined(separator: "\r\n").utf8) + Array("\r\n\r\n".utf8)
-        for line in bodyLines {
+        for line in lines {
             payload += dotStuff(line) + [13, 10]
         }
         payload += Array(".\r\n".utf8)
         return payload
+    }
+
+    /// One MIME part: its `Content-Type` and `Content-Transfer-Encoding` lines, then (after a
+    /// blank line, when `separateHeaders`) its body lines, encoded as lightly as they allow.
+    private static func part(_ type: String, _ text: String, allow8bit: Bool, separateHeaders: Bool) -> [[UInt8]] {
+        let lines = splitLines(Array(text.utf8))
+        let encoding = transferEncoding(for: lines, allow8bit: allow8bit)
+        let headers = ["Content-Type: \(type); charset=utf-8", "Content-Transfer-Encoding: \(encoding.rawValue)"]
+        let body = encoding == .quotedPrintable ? lines.flatMap(quotedPrintable) : lines
+        return headers.map { Array($0.utf8) } + (separateHeaders ? [[]] : []) + body
+    }
+
+    /// A multipart boundary that no line of either part contains (RFC 2046 §5.1.1).
+    private static func boundary(for email: SMTPEmail) -> String {
+        var boundary = "=_sesame_" + String(email.messageID.filter { $0.isLetter || $0.isNumber }.prefix(40))
+        while email.body.contains(boundary) || email.html?.contains(boundary) == true { boundary += "_" }
+        return boundary
     }
 
     /// Splits text on CRLF, CR or LF, so the wire always gets CRLF (bare LF is forbidden in SMTP).

@@ -69,6 +69,7 @@ public struct SMTPSender: MessageSender {
             toAddress: message.recipient,
             subject: message.subject,
             body: message.body,
+            html: message.html,
             date: Date(),
             messageID: "<\(UUID().uuidString.lowercased())@\(domain)>"
         )

@@ -62,6 +62,13 @@ extension ServerConfiguration {
             values.problem(
                 "connections.sms.default_country must be a country code like GB or a calling code like +44, not \(country)")
         }
+        for connection in ["email", "sms"] {
+            let language = values.string("connections.\(connection).language", default: "en").lowercased()
+            configuration.messageLanguages[connection] = language
+            if (try? MessageTemplateAdministration.check(name: MessageTemplateNames.layout, language: language)) == nil {
+                values.problem("connections.\(connection).language must be a language code like en or fr, not \(language)")
+            }
+        }
         configuration.email = parseEmail(values)
         configuration.sms = parseSMS(values)
         guard values.problems.isEmpty else { throw ConfigurationError(problems: values.problems) }
@@ -115,6 +122,9 @@ extension ServerConfiguration {
         settings.deviceKeys.allowRSA1024 = values.bool("device_keys.allow_rsa1024", default: false)
         settings.keyRefreshInterval = TimeInterval(values.int("signing_keys.refresh_interval", default: 60, range: 1...3600))
         settings.smsCountries = parseSMSCountries(values)
+        settings.delivery.backoff = DeliveryBackoff(
+            base: TimeInterval(values.int("delivery.retry_delay", default: 2, range: 1...3600)),
+            cap: TimeInterval(values.int("delivery.max_retry_delay", default: 300, range: 1...86400)))
         return settings
     }
 

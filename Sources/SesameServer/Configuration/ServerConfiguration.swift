@@ -43,6 +43,9 @@ public import SesameCore
 /// - `sweep_interval` (300 s): how often each instance deletes expired rows
 /// - `connections.email.*` and `connections.sms.*`: `code_length` (6, at least 6), `code_lifetime` (180),
 ///   `max_attempts` (3), `link_lifetime` (900), `disable_signup` (false)
+/// - `connections.email.language` and `connections.sms.language` (en): the language of that
+///   connection's messages when neither `x-request-language` nor `Accept-Language` names one
+///   there are templates for (`sesame admin templates`)
 /// - `connections.sms.default_country` (none): the country (`GB`) or calling code (`+44`) of
 ///   phone numbers typed on the hosted page without one
 /// - `connections.sms.allowed_countries` (all), `connections.sms.country_hourly_limit` (200),
@@ -58,6 +61,8 @@ public import SesameCore
 ///   P-256 or RSA 2048–4096; true also admits the 1024-bit RSA keys TouchIDAuth generates)
 /// - `signing_keys.refresh_interval` → `SESAME_SIGNING_KEYS_REFRESH_INTERVAL` (60 s): how often
 ///   each instance reloads the signing keys, so a rotation reaches it without a restart
+/// - `delivery.retry_delay` (2 s) and `delivery.max_retry_delay` (300 s): the outbox's
+///   backoff after a transient failure, doubling from the first to the second (with jitter)
 /// - `log_level` (info)
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
@@ -81,6 +86,9 @@ public struct ServerConfiguration: Sendable {
     public var connections: [ConnectionOverride] = []
     /// The country of phone numbers typed on the hosted page without a calling code.
     public var smsDefaultCountry: String?
+    /// The language of each connection's messages when the request names none we have
+    /// (`connections.NAME.language`).
+    public var messageLanguages: [String: String] = [:]
     /// Where operators place templates and language files that replace the shipped ones.
     public var templatesDirectory: String {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("templates").path

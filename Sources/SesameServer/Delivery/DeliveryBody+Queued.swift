@@ -13,3 +13,12 @@ extension DeliveryBody {
             lastError: delivery.lastError)
     }
 }
+
+extension WebhookBody {
+    /// The body of a stored endpoint; `secret` only when it was just created.
+    public init(_ endpoint: WebhookEndpoint, secret: String? = nil) {
+        self.init(
+            id: endpoint.id, url: endpoint.url, events: endpoint.events, createdAt: ISO8601.string(endpoint.createdAt),
+            secret: secret)
+    }
+}

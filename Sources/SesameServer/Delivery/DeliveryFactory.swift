@@ -8,7 +8,7 @@ import SesameDelivery
 /// else a sender that refuses: codes must not land in a production log by accident.
 struct DeliveryFactory {
     let configuration: ServerConfiguration
-    let storage: any EventRepository
+    let storage: any EventRepository & MessageTemplateRepository
     let clock: any SesameClock
     let random: any RandomSource
     let logger: Logger
@@ -21,7 +21,10 @@ struct DeliveryFactory {
             : UnconfiguredSender()
         return MessageDelivery(
             email: try emailSender(configuration.email) ?? console,
-            sms: smsSender(configuration.sms) ?? console)
+            sms: smsSender(configuration.sms) ?? console,
+            composer: TemplateMessageComposer(
+                templates: try MessageTemplates(storage: storage, defaultLanguages: configuration.messageLanguages)),
+            webhooks: HTTPWebhookTransport())
     }
 
     private func emailSender(_ settings: EmailDeliverySettings) throws -> (any MessageSender)? {

@@ -7,6 +7,12 @@ import Foundation
 enum PageLanguage {
     static func choose(uiLocales: String?, acceptLanguage: String?, available: Set<String>) -> String {
         let wanted = (uiLocales ?? "").split(separator: " ").map(String.init) + ranked(acceptLanguage ?? "")
+        return match(wanted, available: available) ?? PageRenderer.fallbackLanguage
+    }
+
+    /// The first of `wanted` (language tags, best first) that is `available`, itself or by
+    /// its primary language (`fr-CA` → `fr`).
+    static func match(_ wanted: [String], available: Set<String>) -> String? {
         for tag in wanted {
             let tag = tag.lowercased().replacingOccurrences(of: "_", with: "-")
             if available.contains(tag) { return tag }
@@ -14,7 +20,7 @@ enum PageLanguage {
                 return primary
             }
         }
-        return PageRenderer.fallbackLanguage
+        return nil
     }
 
     /// `Accept-Language` tags, best first (RFC 9110 §12.5.4); `q=0` means "not this one".

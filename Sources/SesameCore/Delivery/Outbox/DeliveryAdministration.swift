@@ -39,7 +39,7 @@ public struct DeliveryAdministration: Sendable {
                 .conflict, "conflict",
                 "The code or link in delivery \(id) expired at \(ISO8601.string(delivery.deadline)); ask for a new one.")
         }
-        let deadline = isMessage ? delivery.deadline : now.addingTimeInterval(settings.webhookRetryWindow)
+        let deadline = isMessage ? delivery.deadline : now.addingTimeInterval(WebhookEvents.retryWindow)
         guard try await storage.retryDelivery(id: id, at: now, deadline: deadline) else {
             throw SesameError(.conflict, "conflict", "Delivery \(id) cannot be retried: its payload is gone.")
         }

@@ -5,7 +5,7 @@ import Logging
 /// make each delivery go to one worker at a time, and a worker that dies mid-send loses its
 /// claim when the lease runs out (that one message may then be sent twice).
 public final class DeliveryWorker: Sendable {
-    let storage: any DeliveryRepository & EventRepository
+    let storage: any SesameStorage
     let handlers: [String: any DeliveryHandler]
     let seal: PayloadSeal
     let clock: any SesameClock
@@ -19,7 +19,7 @@ public final class DeliveryWorker: Sendable {
     private let wake: AsyncStream<Void>.Continuation
 
     init(
-        storage: any DeliveryRepository & EventRepository, handlers: [String: any DeliveryHandler], seal: PayloadSeal,
+        storage: any SesameStorage, handlers: [String: any DeliveryHandler], seal: PayloadSeal,
         clock: any SesameClock, random: any RandomSource, settings: DeliveryWorkerSettings, logger: Logger
     ) {
         self.storage = storage

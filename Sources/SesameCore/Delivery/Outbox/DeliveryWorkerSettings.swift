@@ -13,8 +13,6 @@ public struct DeliveryWorkerSettings: Sendable, Equatable {
     public var pollInterval: TimeInterval = 1
     /// The delays between tries.
     public var backoff = DeliveryBackoff()
-    /// How long a webhook call is retried before it is given up.
-    public var webhookRetryWindow: TimeInterval = 24 * 3600
 
     /// Send within the request that queued a message, after its commit, instead of waking
     /// the worker: for tests that read a message as soon as a start answers. Off in servers,

@@ -15,7 +15,8 @@ extension PasswordlessLogin {
         return MessageContent(
             channel: connection.strategy == .email ? .email : .sms, recipient: recipient, kind: link == nil ? .code : .link,
             code: link == nil ? secret : nil, link: link, clientID: application.clientID,
-            applicationName: application.name, applicationLogoURL: application.logoURL, connection: connection.name,
+            applicationName: application.name, applicationLogoURL: application.logoURL,
+            applicationBrandColor: application.brandColor?.hex, connection: connection.name,
             lifetimeMinutes: max(1, lifetime / 60), requestLanguage: request.requestLanguage,
             acceptLanguage: request.acceptLanguage)
     }

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The message templates shipped with the server: `Resources/messages/email-layout.mustache`
+/// and, per language, `Resources/messages/<lang>/<name>.mustache`.
+struct ShippedMessageTemplates: Sendable {
+    /// Sources by language, then template name.
+    private let sources: [String: [String: String]]
+    private let layout: String
+
+    /// The languages shipped.
+    var languages: Set<String> { Set(sources.keys) }
+
+    /// The source of `name` in `language`, if shipped.
+    func source(_ name: String, language: String) -> String? {
+        name == MessageTemplateNames.layout ? layout : sources[language]?[name]
+    }
+
+    /// Reads the bundled files.
+    /// - Throws: when the layout is missing or a shipped template does not parse (a packaging bug).
+    static func load(from directory: URL = PageRenderer.bundled.appendingPathComponent("messages")) throws
+        -> ShippedMessageTemplates
+    {
+        let layout = try String(
+            contentsOf: directory.appendingPathComponent("\(MessageTemplateNames.layoutPartial).mustache"), encoding: .utf8)
+        var sources: [String: [String: String]] = [:]
+        let entries = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.isDirectoryKey])
+        for folder in entries where (try? folder.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+            var templates: [String: String] = [:]
+            for name in MessageTemplateNames.all where name != MessageTemplateNames.layout {
+                let file = folder.appendingPathComponent("\(name).mustache")
+                guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+                _ = try MessageTemplateSyntax.parse(text, name: name)
+                templates[name] = text
+            }
+            sources[folder.lastPathComponent.lowercased()] = templates
+        }
+        return ShippedMessageTemplates(sources: sources, layout: layout)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import SesameCore
+import SesameServer
+import SesameStorageSQL
+import Testing
+
+/// Message templates: the language a message is written in, which template applies, how
+/// values are escaped, and what operators may store.
+@Suite("Message templates: languages, overrides, escaping and operators' changes")
+struct MessageTemplateTests {
+    static func content(
+        _ kind: String = "email-code", app: String = "Example", request: String? = nil, accept: String? = nil,
+        connection: String? = nil, clientID: String = "app1"
+    ) -> MessageContent {
+        let email = kind.hasPrefix("email")
+        let link = kind.hasSuffix("link")
+        return MessageContent(
+            channel: email ? .email : .sms, recipient: email ? "ana@example.com" : "+14155550123", kind: link ? .link : .code,
+            code: link ? nil : "482913", link: link ? "https://login.example.com/passwordless/verify_redirect?a=1&b=2" : nil,
+            clientID: clientID, applicationName: app, connection: connection ?? (email ? "email" : "sms"), lifetimeMinutes: 3,
+            requestLanguage: request, acceptLanguage: accept)
+    }
+
+    /// Runs `body` with a composer and an administration over one fresh database.
+    static func withTemplates(
+        defaultLanguages: [String: String] = [:],
+        _ body: (TemplateMessageComposer, MessageTemplateAdministration) async throws -> Void
+    ) async throws {
+        let storage = try await SQLStorage.sqlite(path: nil)
+        do {
+            let templates = try MessageTemplates(storage: storage, defaultLanguages: defaultLanguages)
+            let administration = try MessageTemplateAdministration(storage: storage, defaultLanguages: defaultLanguages)
+            try await body(TemplateMessageComposer(templates: templates), administration)
+        } catch {
+            try? await storage.shutdown()
+            throw error
+        }
+        try await storage.shutdown()
+    }
+
+    @Test("language: x-request-language, then Accept-Language by quality, then the connection's default, then English")
+    func languageChoice() async throws {
+        try await Self.withTemplates(defaultLanguages: ["email": "de"]) { composer, _ async throws in
+            #expect(try await Self.language(composer, Self.content(request: "fr", accept: "es")) == "fr")
+            #expect(try await Self.language(composer, Self.content(request: "fr-CA")) == "fr", "a region falls back")
+            #expect(try await Self.language(composer, Self.content(accept: "nl;q=1, es;q=0.8, fr;q=0.5")) == "es")
+            #expect(
+                try await Self.language(composer, Self.content(request: "xx", accept: "yy")) == "de", "the connection's default")
+            #expect(try await Self.language(composer, Self.content(accept: "nl", connection: "other")) == "en", "then English")
+        }
+    }
+
+    /// The `lang` of the HTML part of the message composed for `content`.
+    static func language(_ composer: TemplateMessageComposer, _ content: MessageContent) async throws -> String? {
+        let html = try await composer.compose(content).html ?? ""
+        return html.range(of: #"lang="[a-z-]+""#, options: .regularExpression).map {
+            String(html[$0].dropFirst(6).dropLast())
+        }
+    }
+
+    @Test("shipped email: a one-line subject with the code, text and HTML parts with the same code, no scripts or remote images")
+    func shippedEmail() async throws {
+        try await Self.withTemplates { composer, _ in
+            for language in ["en", "fr", "de", "es"] {
+                for kind in ["email-code", "email-link"] {
+                    let message = try await composer.compose(Self.content(kind, request: language))
+                    let secret =
+                        kind == "email-code" ? "482913" : "https://login.example.com/passwordless/verify_redirect?a=1&b=2"
+                    let subject = try #require(message.subject)
+                    let html = try #require(message.html)
+                    #expect(!subject.contains("\n") && !subject.isEmpty)
+                    #expect(message.body.contains(secret), "\(language) \(kind) text")
+                    #expect(html.contains(secret.replacingOccurrences(of: "&", with: "&amp;")), "\(language) \(kind) HTML")
+                    #expect(!html.lowercased().contains("<script") && !html.contains("<img"), "no logo was set")
+                    #expect(html.contains("prefers-color-scheme: dark"), "readable in dark mode")
+                    if kind == "email-code" { #expect(subject.contains("482913"), "the code shows in notifications") }
+                }
+                for kind in ["sms-code", "sms-link"] {
+                    let message = try await composer.compose(Self.content(kind, request: language))
+                    #expect(message.html == nil && message.subject == nil)
+                    #expect(message.body.contains(kind == "sms-code" ? "482913" : "https://login.example.com/"))
+                }
+            }
+        }
+    }
+
+    /// Attack: an application name (set by whoever registered the app) with markup must not
+    /// inject HTML into the email; text parts must not show HTML entities either.
+    @Test("escaping: values are HTML-escaped in the HTML part only")
+    func escaping() async throws {
+        try await Self.withTemplates { composer, _ in
+            let message = try await composer.compose(Self.content(app: "Tom & <b>Jerry</b>"))
+            #expect(message.body.contains("Tom & <b>Jerry</b>"))
+            #expect(message.subject?.contains("Tom & <b>Jerry</b>") == true)
+            #expect(message.html?.contains("Tom &amp; &lt;b&gt;Jerry&lt;/b&gt;") == true)
+            #expect(message.html?.contains("<b>Jerry") == false)
+        }
+    }
+
+    @Test("overrides: the application's beats the connection's beats every message's beats the shipped one")
+    func overridePrecedence() async throws {
+        try await Self.withTemplates { composer, admin in
+            let name = "sms-code.text"
+            try await admin.set(name, language: "en", scope: .all, source: "all {{code}}")
+            #expect(try await composer.compose(Self.content("sms-code")).body == "all 482913")
+            try await admin.set(name, language: "en", scope: .connection("sms"), source: "connection {{code}}")
+            #expect(try await composer.compose(Self.content("sms-code")).body == "connection 482913")
+            try await admin.set(name, language: "en", scope: .application("app1"), source: "app {{code}}")
+            #expect(try await composer.compose(Self.content("sms-code")).body == "app 482913")
+            #expect(try await composer.compose(Self.content("sms-code", clientID: "other")).body == "connection 482913")
+            try await admin.reset(name, language: "en", scope: .application("app1"))
+            #expect(try await composer.compose(Self.content("sms-code")).body == "connection 482913")
+            #expect(try await composer.compose(Self.content("sms-code", request: "fr")).body.contains("482913"))
+        }
+    }
+
+    @Test("a language only an operator added: its templates are used, the rest fall back to the default")
+    func operatorLanguage() async throws {
+        try await Self.withTemplates { composer, admin in
+            try await admin.set("sms-code.text", language: "nl", scope: .all, source: "Je code is @@password@@")
+            #expect(try await composer.compose(Self.content("sms-code", accept: "nl-BE")).body == "Je code is 482913")
+            let email = try await composer.compose(Self.content(accept: "nl"))
+            #expect(email.html?.contains(#"lang="nl""#) == true, "request_language is the language chosen")
+            #expect(email.body.contains("482913"), "the shipped English text stands in")
+        }
+    }
+
+    @Test("set: a syntax error is refused with its line and column, and nothing is stored; names and languages are checked")
+    func setRefusals() async throws {
+        try await Self.withTemplates { _, admin in
+            do {
+                try await admin.set("email-code.subject", language: "fr", scope: .all, source: "Bonjour\n  {{#code}} sans fin")
+                Issue.record("a section that is never closed was accepted")
+            } catch let error as MessageTemplateError {
+                #expect(error.position?.line == 2, "\(error)")
+                #expect(error.description.contains("line 2, column"))
+            }
+            do {
+                try await admin.set("sms-code.text", language: "en", scope: .all, source: "{{code}")
+                Issue.record("an unfinished tag was accepted")
+            } catch let error as MessageTemplateError {
+                #expect(error.position?.line == 1 && (error.position?.column ?? 99) <= 8, "\(error)")
+            }
+            await #expect(throws: MessageTemplateError.self) {
+                try await admin.set("email-code.body", language: "en", scope: .all, source: "x")
+            }
+            await #expect(throws: MessageTemplateError.self) {
+                try await admin.set("sms-code.text", language: "../../etc", scope: .all, source: "x")
+            }
+            #expect(try await admin.list().allSatisfy { $0.origin == "shipped" }, "nothing was stored")
+        }
+    }
+
+    @Test("list, show and render: every shipped template in four languages, the one that applies, and a preview")
+    func administration() async throws {
+        try await Self.withTemplates { _, admin in
+            let shipped = try await admin.list()
+            #expect(shipped.count == 4 * MessageTemplateNames.all.count)
+            try await admin.set("email-code.subject", language: "de", scope: .connection("email"), source: "Code {{code}}")
+            let shown = try await admin.show("email-code.subject", language: "de", scope: .connection("email"))
+            #expect(shown.source == "Code {{code}}" && shown.origin == "connection email")
+            #expect(try await admin.show("email-code.subject", language: "de", scope: .all).origin == "shipped")
+            let preview = try await admin.render(kind: "email-code", language: "de", scope: .connection("email"))
+            #expect(preview.map(\.name) == ["email-code.subject", "email-code.text", "email-code.html"])
+            #expect(preview[0].text == "Code 123456")
+            #expect(try await admin.list().count == shipped.count + 1)
+        }
+    }
+}
