@@ -28,6 +28,8 @@ struct ServeCommand: AsyncParsableCommand {
         flags["host"] = host
         flags["issuer"] = issuer
         let local = try await CLIConfiguration.load(flags: flags)
+        if local.logFormat == "json" { LoggingSystem.bootstrap(JSONLogHandler.init(label:)) }
+        ServerMetrics.bootstrap()
         var logger = Logger(label: "sesame")
         logger.logLevel = Logger.Level(rawValue: local.logLevel) ?? .info
         let environment = ProcessInfo.processInfo.environment

@@ -52,6 +52,11 @@ protocol AdministrationService: Sendable {
 
 extension UserAdministration: AdministrationService {}
 extension CredentialAdministration: AdministrationService {}
+extension ApplicationAdministration: AdministrationService {
+    init(storage: any SesameStorage, clock: any SesameClock, logger: Logger) {
+        self.init(storage: storage, clock: clock, random: SystemRandomSource(), logger: logger)
+    }
+}
 
 /// Runs `body` with a Core administration service over the configured storage; a refusal
 /// (an unknown id, say) becomes a message and exit status 1, not a stack trace.

@@ -40,6 +40,8 @@ public struct Sesame: Sendable {
     public let outbox: Outbox
     /// The operators' view of the outbox.
     public let deliveries: DeliveryAdministration
+    /// Management tokens for `/api/v2`.
+    public let adminTokens: AdminTokens
 
     /// Wires the services over storage that already holds keys and secrets (see
     /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
@@ -54,6 +56,7 @@ public struct Sesame: Sendable {
             clock: clock, random: random, logger: logger)
         self.outbox = outbox
         self.deliveries = DeliveryAdministration(storage: storage, clock: clock, settings: settings.delivery)
+        self.adminTokens = AdminTokens(storage: storage, hasher: hasher, random: random)
         let issuer = TokenIssuer(keys: keys, hasher: hasher, settings: settings, storage: storage, random: random)
         let coordinator = LoginCoordinator(storage: storage, issuer: issuer, clock: clock, logger: logger)
         let passwordless = PasswordlessLogin(
@@ -85,7 +88,9 @@ public struct Sesame: Sendable {
             storage: storage, coordinator: coordinator, clock: clock, recentLoginWindow: settings.recentLoginWindow)
         self.origins = OriginPolicy(applications: storage, settings: settings)
         self.formTokens = FormTokens(hasher: hasher, random: random)
-        self.sweeper = Sweeper(storage: storage, clock: clock, interval: settings.sweepInterval, logger: logger)
+        self.sweeper = Sweeper(
+            storage: storage, clock: clock, interval: settings.sweepInterval, auditRetention: settings.auditRetention,
+            logger: logger)
         self.deviceKeys = DeviceKeys(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, tokens: tokens,
             coordinator: coordinator)

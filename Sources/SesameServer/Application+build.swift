@@ -1,3 +1,4 @@
+import Foundation
 public import Hummingbird
 import Logging
 import NIOCore
@@ -11,14 +12,15 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let configuration = runtime.configuration
     return Hummingbird.Application(
-        router: buildRouter(runtime.sesame, proxies: configuration.proxyPolicy, pages: runtime.pages),
+        router: buildRouter(
+            runtime.sesame, proxies: configuration.proxyPolicy, pages: runtime.pages, metricsToken: configuration.metricsToken),
         // A connection that has not completed a request within the timeout is closed, so
         // slow-header clients (slowloris) cannot hold connections open.
         server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.httpIdleTimeout)))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sesame"),
         services: [
             SweeperService(sweeper: runtime.sesame.sweeper), DeliveryService(worker: runtime.sesame.outbox.worker),
-        ],
+        ] + metricsListener(runtime),
         onServerRunning: { channel in await onReady(channel.localAddress?.port ?? configuration.port) },
         logger: runtime.logger)
 }
@@ -42,13 +44,15 @@ struct DeliveryService: Service {
     }
 }
 
-/// Every route, behind the error and security-header middleware.
+/// Every route, behind the request-log, error and security-header middleware.
 /// - Parameter proxies: whose `X-Forwarded-For` / `Forwarded` headers name the client.
 /// - Parameter pages: the hosted pages' templates (the shipped ones unless given).
+/// - Parameter metricsToken: the bearer token that opens `/metrics` on this router (none: closed).
 public func buildRouter(
-    _ sesame: Sesame, proxies: ProxyPolicy, pages: PageTemplates = .shipped
+    _ sesame: Sesame, proxies: ProxyPolicy, pages: PageTemplates = .shipped, metricsToken: String? = nil
 ) -> Router<SesameRequestContext> {
     let router = Router(context: SesameRequestContext.self)
+    router.add(middleware: RequestLogMiddleware(proxies: proxies, random: SystemRandomSource()))
     router.add(middleware: SecurityHeadersMiddleware())
     // Outside CORS: a storage failure during the CORS check still answers 503 in the error shape.
     router.add(middleware: ErrorMiddleware())
@@ -87,13 +91,36 @@ public func buildRouter(
     ).register(on: router)
     WelcomeController(settings: sesame.settings, applications: sesame.storage, tokens: sesame.tokens, pages: hosted)
         .register(on: router)
-    OIDCController(settings: sesame.settings, keys: sesame.keys, tokens: sesame.tokens, health: sesame.storage).register(
-        on: router)
+    OIDCController(settings: sesame.settings, keys: sesame.keys, tokens: sesame.tokens).register(on: router)
+    OperationsController(
+        storage: sesame.storage, clock: sesame.clock, metricsToken: metricsToken, openAPI: OpenAPIDocument.data
+    ).register(on: router)
     PasskeyController(
         passkeys: sesame.passkeys, management: sesame.passkeyManagement, tokens: sesame.tokens, clients: sesame.clients,
         proxies: proxies
     ).register(on: router)
     AppAssociationController(applications: sesame.storage).register(on: router)
     DeviceKeyController(deviceKeys: sesame.deviceKeys, clients: sesame.clients, proxies: proxies).register(on: router)
+    ManagementController(sesame: sesame).register(on: router)
     return router
+}
+
+/// `metrics.port`: a second listener that serves only `/metrics`, without a token, on
+/// `metrics.host` (loopback unless told otherwise), for a Prometheus beside the instance.
+func metricsListener(_ runtime: SesameRuntime) -> [any Service] {
+    let configuration = runtime.configuration
+    guard let port = configuration.metricsPort else { return [] }
+    let router = Router()
+    let (storage, clock) = (runtime.sesame.storage, runtime.sesame.clock)
+    router.get("/metrics") { _, _ in OperationsController.exposition(await ServerMetrics.scrape(storage, clock: clock)) }
+    return [
+        Hummingbird.Application(
+            router: router, configuration: .init(address: .hostname(configuration.metricsHost, port: port)),
+            logger: runtime.logger)
+    ]
+}
+
+/// The OpenAPI document shipped in the resources, read once.
+enum OpenAPIDocument {
+    static let data: Data? = try? Data(contentsOf: PageRenderer.bundled.appendingPathComponent("openapi.json"))
 }

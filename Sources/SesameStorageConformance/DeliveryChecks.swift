@@ -11,6 +11,24 @@ enum DeliveryChecks {
     }
 
     static let all = [
+        ConformanceCheck("deliveries: a worker renews only its own leases; a lapsed one is claimed by another") {
+            store, clock in
+            let now = clock.now()
+            try await store.enqueueDeliveries([delivery("r1", at: now), delivery("r2", at: now)])
+            let mine = try await store.claimDeliveries(owner: "a", now: now, leaseUntil: now + 15, limit: 1)
+            try await expect(mine.count == 1, "one claimed")
+            try await expect(
+                try await store.renewDeliveryLeases(ids: ["r1", "r2"], owner: "a", until: now + 30) == 1,
+                "only the lease it holds is renewed")
+            try await expect(
+                try await store.claimDeliveries(owner: "b", now: now + 20, leaseUntil: now + 35, limit: 5).map(\.id)
+                    == [mine[0].id == "r1" ? "r2" : "r1"], "a renewed lease holds past its first end")
+            let lapsed = try await store.claimDeliveries(owner: "b", now: now + 31, leaseUntil: now + 46, limit: 5)
+            try await expect(lapsed.map(\.id) == [mine[0].id], "a lapsed lease (a dead worker) is claimed again")
+            try await expect(
+                try await !store.finishDelivery(id: mine[0].id, owner: "a", outcome: .sent, at: now + 32),
+                "the first owner can no longer record an outcome")
+        },
         ConformanceCheck("deliveries: a challenge and its message are stored together; the message round-trips") {
             store, clock in
             let now = clock.now()

@@ -45,7 +45,8 @@ public struct DatabaseCopier: Sendable {
     ///   a table or column, or a value its target column cannot take; ``StorageError`` when a
     ///   database fails.
     public func copy() async throws -> [Table] {
-        guard source.executor.flavor == .sqlite, let postgres = target.executor as? PostgresExecutor else {
+        guard source.executor.flavor == .sqlite, let postgres = (target.executor as? MeasuredExecutor)?.base as? PostgresExecutor
+        else {
             throw DatabaseCopyError.unsupported("copies go from SQLite to PostgreSQL")
         }
         return try await source.executor.read { reader in

@@ -20,20 +20,41 @@ extension SQLStorage: DeliveryRepository {
     public func claimDeliveries(owner: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [QueuedDelivery] {
         // PostgreSQL: SKIP LOCKED lets workers of other instances claim other rows instead of
         // queueing behind this claim. SQLite has one writer, so the UPDATE is already the gate.
-        let skipLocked: SQLQueryString = executor.flavor == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
+        // The due rows are chosen once, in a CTE: PostgreSQL may evaluate an `IN (SELECT …
+        // LIMIT n)` subquery more than once inside an UPDATE and so claim more than `limit`.
+        let postgres = executor.flavor == .postgres
+        let skipLocked: SQLQueryString = postgres ? "FOR UPDATE SKIP LOCKED" : ""
+        let returning: SQLQueryString = postgres ? "deliveries.*" : "*"
         return try await executor.write { db in
             try await db.raw(
                 """
-                UPDATE deliveries SET lease_owner = \(bind: owner), lease_until = \(bind: leaseUntil.sqlValue),
-                attempts = attempts + 1, updated_at = \(bind: now.sqlValue)
-                WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending'
+                WITH due AS (SELECT id FROM deliveries WHERE status = 'pending'
                   AND next_attempt_at <= \(bind: now.sqlValue)
                   AND (lease_until IS NULL OR lease_until <= \(bind: now.sqlValue))
                   ORDER BY next_attempt_at LIMIT \(bind: limit) \(skipLocked))
-                AND status = 'pending'
-                RETURNING *
+                UPDATE deliveries SET lease_owner = \(bind: owner), lease_until = \(bind: leaseUntil.sqlValue),
+                attempts = attempts + 1, updated_at = \(bind: now.sqlValue)
+                FROM due WHERE deliveries.id = due.id AND deliveries.status = 'pending'
+                RETURNING \(returning)
                 """
             ).all().map(Self.delivery(from:))
+        }
+    }
+
+    public func renewDeliveryLeases(ids: [String], owner: String, until: Date) async throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try await executor.write { db in
+            var renewed = 0
+            for id in ids {
+                renewed +=
+                    try await db.raw(
+                        """
+                        UPDATE deliveries SET lease_until = \(bind: until.sqlValue)
+                        WHERE id = \(bind: id) AND lease_owner = \(bind: owner) AND status = 'pending' RETURNING id
+                        """
+                    ).all().count
+            }
+            return renewed
         }
     }
 

@@ -118,14 +118,36 @@ extension SQLStorage: EventRepository {
     }
 
     public func recentAuditEvents(limit: Int) async throws -> [AuditEvent] {
+        try await auditEvents(AuditQuery(limit: limit))
+    }
+
+    public func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent] {
         try await executor.read { db in
-            try await db.raw("SELECT * FROM audit_events ORDER BY seq DESC LIMIT \(bind: limit)").all().map { row in
-                AuditEvent(
-                    type: try row.string("type"), userID: try row.optionalString("user_id"),
-                    clientID: try row.optionalString("client_id"), ip: try row.optionalString("ip"),
-                    detail: try row.string("detail"), at: try row.date("at"))
-            }
+            var conditions: [SQLQueryString] = []
+            if let userID = query.userID { conditions.append("user_id = \(bind: userID)") }
+            if let type = query.type { conditions.append("type = \(bind: type)") }
+            if let since = query.since { conditions.append("at >= \(bind: since.sqlValue)") }
+            let filter: SQLQueryString = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            return try await db.raw(
+                """
+                SELECT * FROM audit_events \(filter) ORDER BY seq DESC LIMIT \(bind: query.limit) OFFSET \(bind: query.offset)
+                """
+            ).all().map(Self.auditEvent(from:))
         }
+    }
+
+    public func deleteAuditEvents(before date: Date) async throws -> Int {
+        try await executor.write { db in
+            try await db.raw("DELETE FROM audit_events WHERE at < \(bind: date.sqlValue) RETURNING 1 AS removed").all().count
+        }
+    }
+
+    private static func auditEvent(from row: any SQLRow) throws -> AuditEvent {
+        AuditEvent(
+            type: try row.string("type"), userID: try row.optionalString("user_id"),
+            clientID: try row.optionalString("client_id"),
+            ip: try row.optionalString("ip"), detail: try row.string("detail"), at: try row.date("at"),
+            seq: Int64(try row.int("seq")))
     }
 
     public func withSetupLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {

@@ -1,11 +1,12 @@
 public import Foundation
 import SQLKit
 public import SesameCore
+import SesameWebAuthn
 
 extension SQLStorage: UserRepository {
     static let userColumns = """
         id, connection, identifier, email, email_verified, phone_number, phone_verified, name, nickname, picture,
-        blocked, created_at, updated_at, last_login, logins_count, tokens_valid_after
+        blocked, created_at, updated_at, last_login, logins_count, tokens_valid_after, user_metadata, app_metadata
         """
 
     public func createUser(_ user: User) async throws {
@@ -53,7 +54,9 @@ extension SQLStorage: UserRepository {
                 phone_number = \(bind: user.phoneNumber), phone_verified = \(bind: user.phoneVerified.sqlValue),
                 name = \(bind: user.name), nickname = \(bind: user.nickname), picture = \(bind: user.picture),
                 blocked = \(bind: user.blocked.sqlValue), updated_at = \(bind: user.updatedAt.sqlValue),
-                tokens_valid_after = \(bind: user.tokensValidAfter?.sqlValue)
+                tokens_valid_after = \(bind: user.tokensValidAfter?.sqlValue),
+                user_metadata = \(bind: try jsonText(user.userMetadata ?? [:])),
+                app_metadata = \(bind: try jsonText(user.appMetadata ?? [:]))
                 WHERE id = \(bind: id)
                 """
             ).run()
@@ -113,13 +116,14 @@ extension SQLStorage: UserRepository {
             \(bind: user.phoneVerified.sqlValue), \(bind: user.name), \(bind: user.nickname), \(bind: user.picture),
             \(bind: user.blocked.sqlValue), \(bind: user.createdAt.sqlValue), \(bind: (login ?? user.updatedAt).sqlValue),
             \(bind: (login ?? user.lastLogin)?.sqlValue), \(bind: login == nil ? user.loginsCount : 1),
-            \(bind: user.tokensValidAfter?.sqlValue)) \(unsafeRaw: suffix)
+            \(bind: user.tokensValidAfter?.sqlValue), \(bind: try jsonText(user.userMetadata ?? [:])),
+            \(bind: try jsonText(user.appMetadata ?? [:]))) \(unsafeRaw: suffix)
             """
         ).first()
     }
 
     static func user(from row: any SQLRow) throws -> User {
-        User(
+        var user = User(
             id: try row.string("id"), connection: try row.string("connection"), identifier: try row.string("identifier"),
             email: try row.optionalString("email"), emailVerified: try row.bool("email_verified"),
             phoneNumber: try row.optionalString("phone_number"), phoneVerified: try row.bool("phone_verified"),
@@ -128,5 +132,49 @@ extension SQLStorage: UserRepository {
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
             lastLogin: try row.optionalDate("last_login"), loginsCount: try row.int("logins_count"),
             tokensValidAfter: try row.optionalDate("tokens_valid_after"))
+        let userMetadata = try row.json("user_metadata", as: [String: JSONValue].self)
+        let appMetadata = try row.json("app_metadata", as: [String: JSONValue].self)
+        user.userMetadata = userMetadata.isEmpty ? nil : userMetadata
+        user.appMetadata = appMetadata.isEmpty ? nil : appMetadata
+        return user
+    }
+}
+
+extension SQLStorage {
+    public func searchUsers(_ search: UserSearch) async throws -> [User] {
+        try await executor.read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: Self.userColumns) FROM users \(Self.condition(search.match))
+                ORDER BY created_at DESC, id LIMIT \(bind: search.limit) OFFSET \(bind: search.offset)
+                """
+            ).all().map(Self.user(from:))
+        }
+    }
+
+    public func countUsers(_ search: UserSearch) async throws -> Int {
+        try await executor.read { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM users \(Self.condition(search.match))").first()?.int("n") ?? 0
+        }
+    }
+
+    /// The `WHERE` clause of a search; `LIKE` patterns escape `%`, `_` and the escape itself,
+    /// so the text is matched as typed.
+    private static func condition(_ match: UserSearch.Match) -> SQLQueryString {
+        switch match {
+        case .all:
+            return ""
+        case .email(let email):
+            return "WHERE LOWER(email) = \(bind: email.lowercased())"
+        case .phoneNumber(let phone):
+            return "WHERE phone_number = \(bind: phone)"
+        case .containing(let text):
+            let escaped = text.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+            let pattern = "%\(escaped)%"
+            return """
+                WHERE LOWER(email) LIKE \(bind: pattern) ESCAPE '\\' OR phone_number LIKE \(bind: pattern) ESCAPE '\\'
+                """
+        }
     }
 }

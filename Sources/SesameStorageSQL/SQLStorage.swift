@@ -17,7 +17,7 @@ public final class SQLStorage: Sendable {
     let cachedTemplates = ReadCache<[MessageTemplateOverride]>(lifetime: .seconds(2))
 
     init(executor: any SQLExecutor) {
-        self.executor = executor
+        self.executor = MeasuredExecutor(executor)
     }
 
     /// Opens (creating if needed) an SQLite database file and brings its schema up to date.

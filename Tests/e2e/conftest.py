@@ -325,11 +325,13 @@ def helper():
     """Starts a helper script of this directory on a free port and returns the port:
     ``helper("smtp_sink.py", "--out", str(path))`` (a mail server that appends each mail to
     a JSON-lines file) or ``helper("twilio_mock.py", "--log", …)`` (Twilio's Messages API).
-    Read what they received with ``flows.read_jsonl``. Every helper is stopped at teardown."""
+    ``port=`` starts it on that port instead (a server already configured for a provider
+    that was down until now). Read what they received with ``flows.read_jsonl``. Every
+    helper is stopped at teardown."""
     processes = []
 
-    def start(script: str, *args: str) -> int:
-        port = free_port()
+    def start(script: str, *args: str, port: int | None = None) -> int:
+        port = port or free_port()
         process = subprocess.Popen(
             [sys.executable, str(HERE / script), "--port", str(port), *args],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -11,6 +11,7 @@ struct AdminCommand: AsyncParsableCommand {
         subcommands: [
             AppsCommand.self, ConnectionsCommand.self, UsersCommand.self, PasskeysCommand.self, TokensCommand.self,
             DevicesCommand.self, SessionsCommand.self, DeliveriesCommand.self, WebhooksCommand.self, TemplatesCommand.self,
+            AuditCommand.self,
             KeysCommand.self, SettingsCommand.self, MigrateToPostgresCommand.self,
         ])
 }

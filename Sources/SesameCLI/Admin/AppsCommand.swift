@@ -32,12 +32,10 @@ struct AppsCommand: AsyncParsableCommand {
         @Flag(help: "Print the application as JSON.") var json = false
 
         func run() async throws {
-            let random = SystemRandomSource()
-            var app = Application(
-                clientID: random.alphanumeric(32), clientSecret: type == .regular ? random.token(48) : nil, name: name,
-                type: type, callbacks: [], createdAt: Date())
-            try settings.apply(to: &app, replace: true)
-            try await withStorage(storage) { [app] in try await $0.createApplication(app) }
+            let (name, type, settings) = (name, type, settings)
+            let app = try await administer(storage, with: ApplicationAdministration.self) {
+                try await $0.create(name: name, type: type) { try settings.apply(to: &$0, replace: true) }
+            }
             try printApplication(app, json: json)
         }
     }
@@ -70,8 +68,9 @@ struct AppsCommand: AsyncParsableCommand {
         func run() async throws {
             try ApplicationSettingsOptions.validateURLs(addCallbacks + addOrigins)
             let (settings, name, addCallbacks, addOrigins) = (settings, name, addCallbacks, addOrigins)
-            let app = try await withStorage(storage) { store in
-                try await store.updateApplication(clientID: clientID) { app in
+            let clientID = clientID
+            let app = try await administer(storage, with: ApplicationAdministration.self) { administration in
+                try await administration.update(clientID) { app in
                     try settings.apply(to: &app, replace: false)
                     app.name = name ?? app.name
                     try ApplicationSettingsOptions.validateCallbacks(addCallbacks, type: app.type)
@@ -89,7 +88,8 @@ struct AppsCommand: AsyncParsableCommand {
         @Argument(help: "The client_id.") var clientID: String
 
         func run() async throws {
-            try await withStorage(storage) { try await $0.deleteApplication(clientID: clientID) }
+            let clientID = clientID
+            try await administer(storage, with: ApplicationAdministration.self) { try await $0.delete(clientID) }
             print("deleted \(clientID)")
         }
     }

@@ -3,7 +3,8 @@ import Foundation
 import SesameCore
 import SesameStorageSQL
 
-/// `sesame admin tokens`: management tokens for the `/api/v2` endpoints (device credentials).
+/// `sesame admin tokens`: management tokens for the `/api/v2` endpoints (users, clients,
+/// logs, device credentials), each with the scopes it may use.
 ///
 /// ```
 /// $ sesame admin tokens create --name ci
@@ -19,16 +20,22 @@ struct TokensCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a token and print it once.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "What the token is for.") var name: String
+        @Option(
+            parsing: .upToNextOption,
+            help:
+                "What it may do (read:users update:users delete:users read:clients create:clients update:clients delete:clients read:logs); none: everything."
+        )
+        var scope: [String] = []
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let name = name
+            let (name, scopes) = (name, scope.flatMap { $0.split(separator: ",").map(String.init) })
             let (token, record) = try await withStorage(storage) { store in
                 let random = SystemRandomSource()
                 // The first start of `serve` makes the HMAC key; making it here instead is the same idempotent step.
                 let keys = try await Bootstrap(storage: store, clock: SystemClock(), random: random).hmacKeys()
                 return try await AdminTokens(storage: store, hasher: SecretHasher(keys: keys), random: random)
-                    .create(name: name, at: Date())
+                    .create(name: name, scopes: scopes, at: Date())
             }
             if json { return try printJSON(AdminTokenOutput(record, token: token)) }
             print("id:    \(record.id)\nname:  \(record.name)\ntoken: \(token)")
@@ -65,10 +72,13 @@ private struct AdminTokenOutput: Encodable {
     var name: String
     var token: String?
     var createdAt: String
+    /// Empty: every scope.
+    var scopes: [String]
 
     init(_ record: AdminToken, token: String?) {
         (id, name, self.token, createdAt) = (record.id, record.name, token, ISO8601.string(record.createdAt))
+        scopes = record.scopes
     }
 
-    enum CodingKeys: String, CodingKey { case id, name, token, createdAt = "created_at" }
+    enum CodingKeys: String, CodingKey { case id, name, token, scopes, createdAt = "created_at" }
 }

@@ -19,6 +19,7 @@ struct AuditLog: Sendable {
         let event = AuditEvent(
             type: type.rawValue, userID: bounded(user), clientID: bounded(client), ip: bounded(ip),
             detail: bounded(detail) ?? "", at: clock.now())
+        SesameMetrics.login(for: type, detail: detail)
         do {
             try await storage.recordAudit(event)
         } catch {

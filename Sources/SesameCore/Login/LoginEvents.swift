@@ -21,6 +21,9 @@ public enum LoginMethod: String, Sendable, CaseIterable {
 /// What an audit event records; the raw value is what is stored and listed.
 public enum AuditEventType: String, Sendable, CaseIterable {
     case login
+    /// A one-time code or a magic link was issued (and queued for sending).
+    case codeSent = "code_sent"
+    case linkSent = "link_sent"
     /// A user signed in for the first time (the record was created by this login or the
     /// passkey signup just before it).
     case userCreated = "user_created"
@@ -37,6 +40,13 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     /// An operator replaced or reset a message template.
     case templateSet = "template_set"
     case templateReset = "template_reset"
+    /// An operator (CLI or management API) changed applications, users or signing keys.
+    case applicationCreated = "application_created"
+    case applicationUpdated = "application_updated"
+    case applicationDeleted = "application_deleted"
+    case userUpdated = "user_updated"
+    case signingKeyRotated = "signing_key_rotated"
+    case signingKeyRetired = "signing_key_retired"
     case addressVerified = "address_verified"
     case passkeyRegistered = "passkey_registered"
     case passkeyFailed = "passkey_failed"

@@ -38,6 +38,8 @@ public struct LoginSettings: Sendable, Equatable {
     public var passkeyChallengeLimitPerIP = RateLimitRule(limit: 300, windowSeconds: 3600)
     /// Seconds between sweeps of expired rows (challenges, sessions, rate-limit windows, …).
     public var sweepInterval: TimeInterval = 300
+    /// How long audit events are kept (`audit.retention_days`).
+    public var auditRetention: TimeInterval = 90 * 86400
     /// Messages the console outbox keeps.
     public var outboxKeep: Int = 200
     /// The WebAuthn RP ID; nil means the issuer's host.

@@ -19,6 +19,7 @@ public struct RateLimiter: Sendable {
         let count = try await storage.hit(key: key, windowStart: window.startDate)
         let status = RateLimitStatus(limit: rule.limit, remaining: max(0, rule.limit - count), resetEpochSeconds: window.end)
         guard count <= rule.limit else {
+            SesameMetrics.rateLimited(key: key)
             throw SesameError(
                 .tooManyRequests, .tooManyRequests,
                 "Too many requests. Try again after \(window.end - now.epochSeconds) seconds.",

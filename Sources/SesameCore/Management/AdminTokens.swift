@@ -22,10 +22,13 @@ public struct AdminTokens: Sendable {
 
     /// Creates and stores a token.
     /// - Returns: the token (shown once) and its record.
-    public func create(name: String, at now: Date) async throws -> (token: String, record: AdminToken) {
+    /// - Parameter scopes: what it may do (``ManagementScope``); none: everything.
+    public func create(name: String, scopes: [String] = [], at now: Date) async throws -> (token: String, record: AdminToken) {
+        try Self.validate(scopes: scopes)
         let token = Self.prefix + random.token(32)
         let record = AdminToken(
-            id: "adm_" + random.hex(8), name: name, tokenHash: hasher.hash(token, purpose: .adminToken), createdAt: now)
+            id: "adm_" + random.hex(8), name: name, tokenHash: hasher.hash(token, purpose: .adminToken), createdAt: now,
+            scopes: scopes)
         try await storage.createAdminToken(record)
         return (token, record)
     }

@@ -56,9 +56,13 @@ public struct AdminToken: Sendable, Codable, Equatable {
     public var name: String
     public var tokenHash: [UInt8]
     public var createdAt: Date
+    /// What the token may do (``ManagementScope`` raw values); empty: everything, as tokens
+    /// made before scopes existed could.
+    public var scopes: [String]
 
     /// Creates an admin token record.
-    public init(id: String, name: String, tokenHash: [UInt8], createdAt: Date) {
+    public init(id: String, name: String, tokenHash: [UInt8], createdAt: Date, scopes: [String] = []) {
+        self.scopes = scopes
         self.id = id
         self.name = name
         self.tokenHash = tokenHash

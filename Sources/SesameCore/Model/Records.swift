@@ -57,9 +57,15 @@ public struct AuditEvent: Sendable, Codable, Equatable {
     public var ip: String?
     public var detail: String
     public var at: Date
+    /// The event's place in the log, once stored (Auth0's `log_id`).
+    public var seq: Int64?
 
     /// Creates an audit record.
-    public init(type: String, userID: String? = nil, clientID: String? = nil, ip: String? = nil, detail: String, at: Date) {
+    public init(
+        type: String, userID: String? = nil, clientID: String? = nil, ip: String? = nil, detail: String, at: Date,
+        seq: Int64? = nil
+    ) {
+        self.seq = seq
         self.type = type
         self.userID = userID
         self.clientID = clientID
@@ -81,4 +87,23 @@ public struct SweepCounts: Sendable, Equatable {
 
     /// Every row removed.
     public var total: Int { removed.values.reduce(0, +) }
+}
+
+/// Which audit events to read: newest first, filtered by user, type and time, a page at a time.
+public struct AuditQuery: Sendable, Equatable {
+    public var userID: String?
+    public var type: String?
+    /// Only events at or after this instant.
+    public var since: Date?
+    public var limit: Int
+    public var offset: Int
+
+    /// Creates a query; `limit` is clamped to 1...1000.
+    public init(userID: String? = nil, type: String? = nil, since: Date? = nil, limit: Int = 50, offset: Int = 0) {
+        self.userID = userID
+        self.type = type
+        self.since = since
+        self.limit = min(max(limit, 1), 1000)
+        self.offset = max(offset, 0)
+    }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import SesameWebAuthn
 
 /// A person who has signed in at least once. Created by the first successful login on a
 /// connection; identified on the wire by ``userID`` (`email|<id>` / `sms|<id>`, as Auth0).
@@ -25,6 +26,11 @@ public struct User: Sendable, Codable, Equatable {
     /// Tokens issued before this instant no longer work: set when the address is first
     /// verified, so whatever was minted while it was unproven dies (account pre-hijacking).
     public var tokensValidAfter: Date?
+    /// What the user may change about themselves (Auth0's `user_metadata`); nil is empty.
+    public var userMetadata: [String: JSONValue]?
+    /// What operators keep about the user (Auth0's `app_metadata`); nil is empty. It can be
+    /// put in id_tokens (`tokens.app_metadata_claim`).
+    public var appMetadata: [String: JSONValue]?
 
     /// Auth0's `user_id`: the connection, a pipe, and the id.
     public var userID: String { "\(connection)|\(id)" }

@@ -12,6 +12,9 @@ public protocol DeliveryRepository: Sendable {
     /// Leases up to `limit` pending deliveries due at `now` whose lease (if any) has run out,
     /// to `owner` until `leaseUntil`, counting an attempt on each; oldest due first.
     func claimDeliveries(owner: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [QueuedDelivery]
+    /// Extends `owner`'s leases on `ids` to `until` (a worker still sending keeps its claims);
+    /// returns how many it still held.
+    func renewDeliveryLeases(ids: [String], owner: String, until: Date) async throws -> Int
     /// Records the outcome of a claimed delivery; false (and nothing changes) when `owner` no
     /// longer holds its lease.
     func finishDelivery(id: String, owner: String, outcome: DeliveryOutcome, at: Date) async throws -> Bool

@@ -10,6 +10,10 @@ public protocol UserRepository: Sendable {
     func user(connection: String, identifier: String) async throws -> User?
     /// Users ordered by creation, newest first.
     func listUsers(limit: Int, offset: Int) async throws -> [User]
+    /// Users `search` matches, newest first, a page at a time.
+    func searchUsers(_ search: UserSearch) async throws -> [User]
+    /// How many users `search` matches in all.
+    func countUsers(_ search: UserSearch) async throws -> Int
     /// Applies `transform` to the stored user and saves it; throws `.notFound`.
     func updateUser(id: String, _ transform: @escaping @Sendable (inout User) throws -> Void) async throws -> User
     /// Deletes a user and revokes their refresh tokens at `at`, in one transaction; throws `.notFound`.
@@ -160,6 +164,10 @@ public protocol EventRepository: Sendable {
     func recordAudit(_ event: AuditEvent) async throws
     /// The newest audit events first.
     func recentAuditEvents(limit: Int) async throws -> [AuditEvent]
+    /// The audit events `query` selects, newest first.
+    func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent]
+    /// Deletes audit events older than `date` (the retention period); returns how many.
+    func deleteAuditEvents(before date: Date) async throws -> Int
 }
 
 /// The settings every instance shares, by configuration key (`issuer`, `email.smtp.host`, …).

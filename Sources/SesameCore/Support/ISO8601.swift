@@ -9,3 +9,11 @@ public enum ISO8601 {
                 .timeSeparator(.colon).timeZone(separator: .omitted))
     }
 }
+
+extension ISO8601 {
+    /// The instant `text` names: with or without fractional seconds, `Z` or an offset.
+    public static func date(_ text: String) -> Date? {
+        (try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)))
+            ?? (try? Date(text, strategy: .iso8601))
+    }
+}

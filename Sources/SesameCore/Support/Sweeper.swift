@@ -2,14 +2,17 @@ public import Foundation
 public import Logging
 
 /// Removes expired rows (challenges, link requests, passkey sessions, authorization codes,
-/// device assertion ids and nonces, old refresh tokens, spent rate-limit windows, old console outbox messages, week-old deliveries),
+/// device assertion ids and nonces, old refresh tokens, spent rate-limit windows, old console outbox messages, week-old deliveries,
+/// audit events past their retention),
 /// so that unauthenticated endpoints cannot grow the database without bound. Every instance
 /// runs one; the deletes only touch dead rows, so instances sweeping at once is harmless.
 public struct Sweeper: Sendable {
-    let storage: any SweepRepository
+    let storage: any SweepRepository & EventRepository
     let clock: any SesameClock
     let interval: TimeInterval
     let logger: Logger
+    /// How long audit events are kept.
+    var auditRetention: TimeInterval = 90 * 86400
 
     /// Rate-limit windows are at most a day long; a window that began two days ago is over.
     static let windowRetention: TimeInterval = 2 * 86400
@@ -19,7 +22,11 @@ public struct Sweeper: Sendable {
     static let deliveryRetention: TimeInterval = 7 * 86400
 
     /// Creates a sweeper that runs every `interval` seconds.
-    public init(storage: any SweepRepository, clock: any SesameClock, interval: TimeInterval, logger: Logger) {
+    public init(
+        storage: any SweepRepository & EventRepository, clock: any SesameClock, interval: TimeInterval,
+        auditRetention: TimeInterval = 90 * 86400, logger: Logger
+    ) {
+        self.auditRetention = auditRetention
         self.storage = storage
         self.clock = clock
         self.interval = interval
@@ -31,10 +38,11 @@ public struct Sweeper: Sendable {
     @discardableResult
     public func sweep() async throws -> SweepCounts {
         let now = clock.now()
-        let counts = try await storage.sweep(
+        var counts = try await storage.sweep(
             now: now, windowsBefore: now.addingTimeInterval(-Self.windowRetention),
             outboxBefore: now.addingTimeInterval(-Self.outboxRetention),
             deliveriesBefore: now.addingTimeInterval(-Self.deliveryRetention))
+        counts.removed["audit_events"] = try await storage.deleteAuditEvents(before: now.addingTimeInterval(-auditRetention))
         let removed = counts.removed.filter { $0.value > 0 }.sorted { $0.key < $1.key }
         logger.info(
             "sweep removed \(counts.total) expired row(s)",

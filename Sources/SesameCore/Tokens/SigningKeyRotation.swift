@@ -25,11 +25,11 @@ public struct SigningKeyRotation: Sendable {
         public var state: State
     }
 
-    let storage: any KeyRepository
+    let storage: any KeyRepository & EventRepository
     let clock: any SesameClock
 
     /// Creates the rotation service.
-    public init(storage: any KeyRepository, clock: any SesameClock) {
+    public init(storage: any KeyRepository & EventRepository, clock: any SesameClock) {
         self.storage = storage
         self.clock = clock
     }
@@ -58,6 +58,10 @@ public struct SigningKeyRotation: Sendable {
         let activeFrom = max(now.addingTimeInterval(activateAfter), latest.addingTimeInterval(0.001))
         let record = try TokenSigner.generateKey(at: now, activeFrom: activeFrom)
         try await storage.addSigningKey(record)
+        try? await storage.recordAudit(
+            AuditEvent(
+                type: AuditEventType.signingKeyRotated.rawValue, detail: "\(record.kid) signs from \(ISO8601.string(activeFrom))",
+                at: now))
         return Status(record: record, state: activeFrom <= now ? .current : .next)
     }
 
@@ -75,5 +79,7 @@ public struct SigningKeyRotation: Sendable {
         guard try await storage.retireSigningKey(kid: kid, at: clock.now()) else {
             throw SesameError(.notFound, .notFound, "No signing key \(kid) that is not retired.")
         }
+        try? await storage.recordAudit(
+            AuditEvent(type: AuditEventType.signingKeyRetired.rawValue, detail: kid, at: clock.now()))
     }
 }

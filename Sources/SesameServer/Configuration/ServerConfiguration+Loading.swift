@@ -55,6 +55,14 @@ extension ServerConfiguration {
         configuration.allowConsoleDelivery = values.bool("allow_console_delivery", default: false)
         configuration.logLevel = values.choice(
             "log_level", default: "info", among: ["trace", "debug", "info", "notice", "warning", "error", "critical"])
+        configuration.logFormat = values.choice("log_format", default: "text", among: ["text", "json"])
+        let metricsPort = values.int("metrics.port", default: 0, range: 0...65535)
+        configuration.metricsPort = metricsPort == 0 ? nil : metricsPort
+        configuration.metricsHost = values.string("metrics.host", default: "127.0.0.1")
+        configuration.metricsToken = values.optionalString("metrics.token")
+        if let token = configuration.metricsToken, token.utf8.count < 16 {
+            values.problem("metrics.token must be at least 16 characters: it guards the metrics on the public port")
+        }
         configuration.settings = parseSettings(values, issuer: configuration.settings.issuer)
         configuration.connections = [parseConnection(values, "email"), parseConnection(values, "sms")]
         configuration.smsDefaultCountry = values.optionalString("connections.sms.default_country")
@@ -111,6 +119,7 @@ extension ServerConfiguration {
         settings.passkeyChallengeLimitPerIP = RateLimitRule(
             limit: values.int("rate_limit.passkey_challenge_per_ip", default: 300, range: 1...100_000_000), windowSeconds: 3600)
         settings.sweepInterval = TimeInterval(values.int("sweep_interval", default: 300, range: 10...86400))
+        settings.auditRetention = TimeInterval(values.int("audit.retention_days", default: 90, range: 1...3650) * 86400)
         settings.startLimitPerIP = RateLimitRule(
             limit: values.int("rate_limit.start_per_ip", default: 50, range: 1...100_000_000),
             windowSeconds: values.int("rate_limit.start_per_ip_window", default: 3600, range: 1...86400))

@@ -63,7 +63,11 @@ public import SesameCore
 ///   each instance reloads the signing keys, so a rotation reaches it without a restart
 /// - `delivery.retry_delay` (2 s) and `delivery.max_retry_delay` (300 s): the outbox's
 ///   backoff after a transient failure, doubling from the first to the second (with jitter)
-/// - `log_level` (info)
+/// - `log_level` (info); `log_format` (text | json: one JSON object per line with timestamp,
+///   level, message and the request's `request_id`)
+/// - `metrics.port` (none) and `metrics.host` (127.0.0.1): a listener serving only `/metrics`;
+///   `metrics.token` (none): a bearer token that opens `/metrics` on the public port instead
+/// - `audit.retention_days` (90): audit events older than this are swept
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 3000
@@ -96,6 +100,14 @@ public struct ServerConfiguration: Sendable {
     public var email = EmailDeliverySettings()
     public var sms = SMSDeliverySettings()
     public var logLevel = "info"
+    /// `text` (swift-log's default lines) or `json` (one object per line).
+    public var logFormat = "text"
+    /// A second listener for `/metrics` only; nil: none.
+    public var metricsPort: Int?
+    /// Where that listener binds.
+    public var metricsHost = "127.0.0.1"
+    /// The bearer token that opens `/metrics` on the public port; nil: not served there.
+    public var metricsToken: String?
     /// True when no issuer was configured and it was derived from the port.
     public var issuerIsDefault = true
 

@@ -2,19 +2,17 @@ import Foundation
 import Hummingbird
 import SesameCore
 
-/// OpenID Connect discovery, the JWKS, `/userinfo` and `/health`.
+/// OpenID Connect discovery, the JWKS and `/userinfo`.
 struct OIDCController {
     let settings: LoginSettings
     let keys: KeyRing
     let tokens: TokenService
-    let health: any StorageHealth
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/.well-known/openid-configuration", use: discovery)
         router.get("/.well-known/jwks.json", use: jwks)
         router.get("/userinfo", use: userInfo)
         router.post("/userinfo", use: userInfo)
-        router.get("/health", use: health)
     }
 
     @Sendable func discovery(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -27,13 +25,6 @@ struct OIDCController {
 
     @Sendable func userInfo(_ request: Request, context: SesameRequestContext) async throws -> Response {
         try Responses.json(try await tokens.userInfo(accessToken: request.bearerToken))
-    }
-
-    /// Ready when the database answers (a 503 within `database_timeout` when it does not), so
-    /// a load balancer or an orchestrator's readiness probe takes the instance out meanwhile.
-    @Sendable func health(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await health.ping()
-        return try Responses.json(["status": "ok"])
     }
 }
 

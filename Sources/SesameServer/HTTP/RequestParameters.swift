@@ -93,6 +93,52 @@ struct RequestParameters: Sendable {
     var keys: Dictionary<String, JSONValue>.Keys { values.keys }
 }
 
+extension RequestParameters {
+    /// A boolean parameter; nil when absent or `null`.
+    /// - Throws: 400 when the value is not `true` or `false`.
+    func bool(_ key: String) throws -> Bool? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        default: throw SesameError.invalidRequest("\(key) must be true or false.")
+        }
+    }
+
+    /// A JSON object parameter; nil when absent or `null`.
+    /// - Throws: 400 when the value is not an object.
+    func object(_ key: String) throws -> [String: JSONValue]? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .object(let object)?: return object
+        default: throw SesameError.invalidRequest("\(key) must be a JSON object.")
+        }
+    }
+
+    /// A list of strings; nil when absent or `null`.
+    /// - Throws: 400 when the value is not an array of strings.
+    func strings(_ key: String) throws -> [String]? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .array(let items)?:
+            return try items.map { item in
+                guard case .string(let text) = item else {
+                    throw SesameError.invalidRequest("\(key) must be an array of strings.")
+                }
+                return text
+            }
+        default: throw SesameError.invalidRequest("\(key) must be an array of strings.")
+        }
+    }
+
+    /// Refuses a body with a field outside `allowed`, as Auth0's Management API does: a
+    /// misspelt field must not be ignored silently.
+    func refuseUnknown(_ allowed: Set<String>) throws {
+        if let unknown = values.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw SesameError.invalidRequest("Payload validation error: additional property \(unknown) is not allowed.")
+        }
+    }
+}
+
 /// `application/x-www-form-urlencoded` decoding; the first of repeated keys wins.
 enum FormDecoding {
     static func decode(_ text: String) -> [String: String] {

@@ -63,6 +63,12 @@ struct Harness {
         return try await send(path, .post, headers, ByteBuffer(data: data))
     }
 
+    func patch(_ path: String, _ body: [String: Any], headers: HTTPFields = [:]) async throws -> TestResponse {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        return try await send(path, .patch, headers, ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
+    }
+
     func postRaw(_ path: String, _ body: String, contentType: String = "application/json") async throws -> TestResponse {
         try await send(path, .post, [.contentType: contentType], ByteBuffer(string: body))
     }

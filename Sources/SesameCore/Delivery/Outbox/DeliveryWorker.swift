@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Sends what the durable outbox holds. Every instance runs one; the storage's claims
 /// make each delivery go to one worker at a time, and a worker that dies mid-send loses its
@@ -55,28 +56,59 @@ public final class DeliveryWorker: Sendable {
         }
     }
 
-    /// Claims and sends due deliveries until none is due.
+    /// Claims and sends due deliveries until none is due and none is in flight. Up to
+    /// `batchSize` sends run at once and a free slot is filled at once, so one slow provider
+    /// call holds up only itself; the claims of sends in flight are renewed meanwhile.
     /// - Returns: how many were tried.
     @discardableResult
     public func drain() async -> Int {
-        var tried = 0
-        while !Task.isCancelled {
-            let now = clock.now()
-            let claimed: [QueuedDelivery]
-            do {
-                claimed = try await storage.claimDeliveries(
-                    owner: owner, now: now, leaseUntil: now.addingTimeInterval(settings.lease), limit: settings.batchSize)
-            } catch {
-                logger.warning("delivery queue unavailable; trying again shortly", metadata: ["error": "\(error)"])
-                return tried
+        let sending = SendsInFlight()
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.renewLeases(of: sending) }
+            var (tried, inFlight) = (0, 0)
+            while !Task.isCancelled {
+                let claimed = inFlight < settings.batchSize ? await claim(upTo: settings.batchSize - inFlight) : []
+                for delivery in claimed {
+                    sending.ids.withLock { _ = $0.insert(delivery.id) }
+                    group.addTask {
+                        await self.process(delivery)
+                        sending.ids.withLock { _ = $0.remove(delivery.id) }
+                    }
+                }
+                (tried, inFlight) = (tried + claimed.count, inFlight + claimed.count)
+                if claimed.isEmpty {
+                    // Nothing more to claim now: wait for a send to end (it may have freed a
+                    // retry that is due), or stop when none is left.
+                    guard inFlight > 0, await group.next() != nil else { break }
+                    inFlight -= 1
+                }
             }
-            if claimed.isEmpty { return tried }
-            await withTaskGroup(of: Void.self) { group in
-                for delivery in claimed { group.addTask { await self.process(delivery) } }
-            }
-            tried += claimed.count
+            group.cancelAll()
+            return tried
         }
-        return tried
+    }
+
+    /// Up to `limit` due deliveries, leased to this worker; none when storage is down.
+    private func claim(upTo limit: Int) async -> [QueuedDelivery] {
+        let now = clock.now()
+        do {
+            return try await storage.claimDeliveries(
+                owner: owner, now: now, leaseUntil: now.addingTimeInterval(settings.lease), limit: limit)
+        } catch {
+            logger.warning("delivery queue unavailable; trying again shortly", metadata: ["error": "\(error)"])
+            return []
+        }
+    }
+
+    /// Every third of a lease, extends the leases of the sends in flight, until cancelled.
+    private func renewLeases(of sending: SendsInFlight) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(settings.lease / 3))
+            let ids = sending.ids.withLock { Array($0) }
+            guard !Task.isCancelled, !ids.isEmpty else { continue }
+            _ = try? await storage.renewDeliveryLeases(
+                ids: ids, owner: owner, until: clock.now().addingTimeInterval(settings.lease))
+        }
     }
 
     private func process(_ delivery: QueuedDelivery) async {
@@ -125,6 +157,13 @@ public final class DeliveryWorker: Sendable {
         let metadata: Logger.Metadata = [
             "delivery": "\(delivery.id)", "channel": "\(delivery.channel)", "attempt": "\(delivery.attempts)",
         ]
+        let outcomeName: String
+        switch outcome {
+        case .sent: outcomeName = "sent"
+        case .retry: outcomeName = "retry"
+        case .failed: outcomeName = "failed"
+        }
+        SesameMetrics.delivery(channel: delivery.channel, outcome: outcomeName)
         switch outcome {
         case .sent:
             logger.info("delivery sent", metadata: metadata)
@@ -138,4 +177,9 @@ public final class DeliveryWorker: Sendable {
                 .record(.deliveryFailed, detail: "\(delivery.channel) delivery \(delivery.id) to \(delivery.recipient): \(error)")
         }
     }
+}
+
+/// The deliveries a drain is sending, whose leases it renews.
+private final class SendsInFlight: Sendable {
+    let ids = Mutex<Set<String>>([])
 }

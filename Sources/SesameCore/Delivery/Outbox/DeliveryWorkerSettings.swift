@@ -2,11 +2,12 @@ public import Foundation
 
 /// How a delivery worker claims and retries.
 public struct DeliveryWorkerSettings: Sendable, Equatable {
-    /// How long a claim holds a delivery. Longer than any provider call may take, so a live
-    /// worker never loses a delivery it is still sending; a dead worker's claims come back
-    /// after it.
-    public var lease: TimeInterval = 120
-    /// Deliveries claimed (and sent concurrently) at a time.
+    /// How long a claim holds a delivery without renewal. A live worker renews the claims of
+    /// the sends it is making every third of this, so a slow provider never loses it its
+    /// claim; a worker that dies (`kill -9`, a power cut) holds its messages this long at most
+    /// before any instance, or itself restarted, sends them.
+    public var lease: TimeInterval = 15
+    /// Deliveries sent concurrently; a slow one holds only its own slot.
     public var batchSize = 16
     /// Seconds between looks at the queue when nothing wakes the worker (deliveries queued by
     /// other instances, retries coming due).

@@ -32,6 +32,10 @@ extension PasswordlessLogin {
         let queued = try outbox.message(
             content, deadline: challenge.expiresAt, suppressed: !(try await shouldDeliver(to: recipient, connection)))
         try await storage.createChallenge(challenge, delivery: queued)
+        SesameMetrics.codeIssued(connection: connection.name, kind: mode == .code ? "code" : "link")
+        await coordinator.audit(
+            mode == .code ? .codeSent : .linkSent, client: application.clientID, ip: request.ip,
+            detail: "\(connection.name) to \(recipient)")
         await outbox.queued()
         return PasswordlessStartResult(
             id: challenge.id, connection: connection.strategy, recipient: recipient, clientID: application.clientID,

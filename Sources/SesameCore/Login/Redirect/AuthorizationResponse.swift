@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// How an authorization response reaches the application (OAuth 2.0 Multiple Response Type
 /// Encoding Practices, Form Post Response Mode, and Auth0's `web_message`).

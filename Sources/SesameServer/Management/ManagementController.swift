@@ -1,0 +1,181 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SesameAPI
+import SesameCore
+import SesameWebAuthn
+
+/// Auth0's Management API v2 for users, applications and the audit trail, with management
+/// tokens (`sesame admin tokens create --scope …`). Every change goes through the Core
+/// services the CLI uses, so each rule and audit event lives in one place.
+///
+/// - `GET /api/v2/users` (`page`, `per_page`, `include_totals`, `q`), `GET /api/v2/users-by-email`
+/// - `GET|PATCH|DELETE /api/v2/users/{id}`, `GET /api/v2/users/{id}/logs`
+/// - `GET|POST /api/v2/clients`, `GET|PATCH|DELETE /api/v2/clients/{id}`
+/// - `GET /api/v2/logs`
+///
+/// `PATCH /api/v2/users/{id}` also takes the user's own access token with the scope
+/// `update:current_user_metadata`, for their own `user_metadata` only.
+struct ManagementController {
+    let sesame: Sesame
+
+    func register(on router: Router<SesameRequestContext>) {
+        router.get("/api/v2/users", use: listUsers)
+        router.get("/api/v2/users-by-email", use: usersByEmail)
+        router.get("/api/v2/users/:id", use: getUser)
+        router.patch("/api/v2/users/:id", use: patchUser)
+        router.delete("/api/v2/users/:id", use: deleteUser)
+        router.get("/api/v2/users/:id/logs", use: userLogs)
+        router.get("/api/v2/logs", use: logs)
+        ClientsRoutes(sesame: sesame).register(on: router)
+    }
+
+    private var users: UserAdministration { UserAdministration(storage: sesame.storage, clock: sesame.clock) }
+
+    @Sendable func listUsers(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readUsers)
+        let page = try ManagementPage(request)
+        let query = request.uri.queryParameters["q"].map(String.init)
+        let (found, total) = try await users.search(UserSearch(query: query, limit: page.perPage, offset: page.offset))
+        let bodies = found.map(ManagementUserBody.init)
+        guard page.includeTotals else { return try Responses.json(bodies, noStore: true) }
+        return try Responses.json(
+            ManagementUserPageBody(start: page.offset, limit: page.perPage, total: total, users: bodies), noStore: true)
+    }
+
+    @Sendable func usersByEmail(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readUsers)
+        guard let email = request.uri.queryParameters["email"].map(String.init), !email.isEmpty else {
+            throw SesameError.invalidRequest("Query parameter email is required.")
+        }
+        let (found, _) = try await users.search(UserSearch(match: .email(email), limit: 100))
+        return try Responses.json(found.map(ManagementUserBody.init), noStore: true)
+    }
+
+    @Sendable func getUser(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readUsers)
+        return try Responses.json(ManagementUserBody(try await users.user(try Self.userID(context))), noStore: true)
+    }
+
+    @Sendable func patchUser(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let userID = try Self.userID(context)
+        let body = try await RequestParameters.parse(request, context: context, allowForm: false)
+        try body.refuseUnknown(["blocked", "name", "picture", "user_metadata", "app_metadata"])
+        let changes = UserChanges(
+            blocked: try body.bool("blocked"), name: try body.string("name"), picture: try body.string("picture"),
+            userMetadata: try body.object("user_metadata"), appMetadata: try body.object("app_metadata"))
+        try await authorizeChange(of: userID, changes, request)
+        return try Responses.json(ManagementUserBody(try await users.update(userID, changes)), noStore: true)
+    }
+
+    @Sendable func deleteUser(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .deleteUsers)
+        try await users.delete(try Self.userID(context))
+        return Response(status: .noContent)
+    }
+
+    @Sendable func userLogs(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readLogs)
+        let page = try ManagementPage(request)
+        let events = try await AuditTrail(storage: sesame.storage)
+            .list(userID: try Self.userID(context), limit: page.perPage, offset: page.offset)
+        return try Responses.json(events.map(LogBody.init), noStore: true)
+    }
+
+    @Sendable func logs(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readLogs)
+        let page = try ManagementPage(request)
+        var query = AuditQuery(limit: page.perPage, offset: page.offset)
+        if let q = request.uri.queryParameters["q"].map(String.init), !q.isEmpty {
+            try Self.apply(q, to: &query)
+        }
+        return try Responses.json(try await AuditTrail(storage: sesame.storage).list(query).map(LogBody.init), noStore: true)
+    }
+
+    /// A management token with `update:users` may change anything; the user's own access
+    /// token with `update:current_user_metadata` only their own `user_metadata`.
+    private func authorizeChange(of userID: String, _ changes: UserChanges, _ request: Request) async throws {
+        guard let token = request.bearerToken, !token.hasPrefix(AdminTokens.prefix) else {
+            try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .updateUsers)
+            return
+        }
+        let grant = try await sesame.tokens.authenticate(accessToken: token)
+        try grant.require(scope: "update:current_user_metadata")
+        guard grant.user.userID == userID, changes.isUserMetadataOnly else {
+            throw SesameError(
+                .forbidden, .insufficientScope, "A user's own token may change only their own user_metadata.")
+        }
+    }
+
+    /// The `{id}` path parameter, percent-decoded (`email%7C5f…` is `email|5f…`).
+    static func userID(_ context: SesameRequestContext) throws -> String {
+        let raw = context.parameters.get("id") ?? ""
+        return raw.removingPercentEncoding ?? raw
+    }
+
+    /// Auth0's log search, the forms Sesame understands: `type:"s"`, `user_id:"email|…"`,
+    /// `client_id:"…"` is not indexed and is refused.
+    static func apply(_ q: String, to query: inout AuditQuery) throws {
+        let parts = q.split(separator: ":", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2 else { throw SesameError.invalidRequest("q must look like type:\"s\" or user_id:\"email|…\".") }
+        let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        switch parts[0] {
+        case "user_id": query.userID = value
+        case "type": query.type = LogBody.auditType(forCode: value) ?? value
+        default: throw SesameError.invalidRequest("q may search type or user_id, not \(parts[0]).")
+        }
+    }
+}
+
+/// Auth0's paging parameters: `page` from 0, `per_page` 1 to 100 (default 50),
+/// `include_totals`.
+struct ManagementPage {
+    var page = 0
+    var perPage = 50
+    var includeTotals = false
+
+    var offset: Int { page * perPage }
+
+    init(_ request: Request) throws {
+        let query = request.uri.queryParameters
+        if let text = query["page"] {
+            guard let value = Int(text), value >= 0, value <= 100_000 else {
+                throw SesameError.invalidRequest("page must be a whole number from 0.")
+            }
+            page = value
+        }
+        if let text = query["per_page"] {
+            guard let value = Int(text), (1...100).contains(value) else {
+                throw SesameError.invalidRequest("per_page must be from 1 to 100.")
+            }
+            perPage = value
+        }
+        if let text = query["include_totals"] {
+            guard let value = Bool(String(text)) else {
+                throw SesameError.invalidRequest("include_totals must be true or false.")
+            }
+            includeTotals = value
+        }
+    }
+}
+
+extension ManagementUserBody {
+    /// A stored user in Auth0's shape.
+    init(_ user: User) {
+        self.init(
+            userID: user.userID, name: user.name ?? user.identifier, nickname: user.nickname ?? user.identifier,
+            picture: user.picture, createdAt: ISO8601.string(user.createdAt), updatedAt: ISO8601.string(user.updatedAt))
+        email = user.email
+        emailVerified = user.email == nil ? nil : user.emailVerified
+        phoneNumber = user.phoneNumber
+        phoneVerified = user.phoneNumber == nil ? nil : user.phoneVerified
+        lastLogin = user.lastLogin.map(ISO8601.string)
+        loginsCount = user.loginsCount
+        blocked = user.blocked
+        userMetadata = user.userMetadata ?? [:]
+        appMetadata = user.appMetadata ?? [:]
+        identities = [
+            Identity(connection: user.connection, userID: user.id, provider: user.connection == "sms" ? "sms" : "email")
+        ]
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import SesameCore
+
+enum AuditChecks {
+    static let all = [
+        ConformanceCheck("audit: events read newest first by user, type and time, a page at a time, with their log ids") {
+            store, clock in
+            let start = clock.now()
+            for index in 0..<6 {
+                try await store.recordAudit(
+                    AuditEvent(
+                        type: index.isMultiple(of: 2) ? "login" : "otp_failed", userID: index < 4 ? "email|ana" : "email|bo",
+                        clientID: "app", detail: "event \(index)", at: start.addingTimeInterval(Double(index))))
+            }
+            let all = try await store.auditEvents(AuditQuery(limit: 10))
+            try await expect(all.map(\.detail) == (0..<6).reversed().map { "event \($0)" }, "newest first")
+            try await expect(Set(all.compactMap(\.seq)).count == 6, "every event has its own log id")
+            let ana = try await store.auditEvents(AuditQuery(userID: "email|ana"))
+            try await expect(ana.map(\.detail) == ["event 3", "event 2", "event 1", "event 0"], "by user")
+            let logins = try await store.auditEvents(AuditQuery(userID: "email|ana", type: "login"))
+            try await expect(logins.map(\.detail) == ["event 2", "event 0"], "by user and type")
+            let recent = try await store.auditEvents(AuditQuery(since: start.addingTimeInterval(4)))
+            try await expect(recent.map(\.detail) == ["event 5", "event 4"], "since an instant, inclusive")
+            let page = try await store.auditEvents(AuditQuery(limit: 2, offset: 2))
+            try await expect(page.map(\.detail) == ["event 3", "event 2"], "a page")
+        },
+        ConformanceCheck("audit: retention deletes only events older than the cut-off") { store, clock in
+            let now = clock.now()
+            try await store.recordAudit(AuditEvent(type: "login", detail: "old", at: now.addingTimeInterval(-100 * 86400)))
+            try await store.recordAudit(AuditEvent(type: "login", detail: "new", at: now))
+            try await expect(try await store.deleteAuditEvents(before: now.addingTimeInterval(-90 * 86400)) == 1, "one old")
+            try await expect(try await store.auditEvents(AuditQuery()).map(\.detail) == ["new"], "the new one stays")
+        },
+    ]
+}
