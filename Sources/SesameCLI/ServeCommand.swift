@@ -48,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Written unbuffered: scripts wait for this line to know the server is up.
             FileHandle.standardOutput.write(Data(text.utf8))
         }
-        try await app.runService()
+        try await runUntilStopped(app, runtime: runtime)
         try await runtime.shutdown()
     }
 }

@@ -13,7 +13,8 @@ public func buildApplication(
     let configuration = runtime.configuration
     return Hummingbird.Application(
         router: buildRouter(
-            runtime.sesame, proxies: configuration.proxyPolicy, pages: runtime.pages, metricsToken: configuration.metricsToken),
+            runtime.sesame, proxies: configuration.proxyPolicy, pages: runtime.pages, metricsToken: configuration.metricsToken,
+            readiness: runtime.readiness),
         // A connection that has not completed a request within the timeout is closed, so
         // slow-header clients (slowloris) cannot hold connections open.
         server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.httpIdleTimeout)))),
@@ -48,8 +49,10 @@ struct DeliveryService: Service {
 /// - Parameter proxies: whose `X-Forwarded-For` / `Forwarded` headers name the client.
 /// - Parameter pages: the hosted pages' templates (the shipped ones unless given).
 /// - Parameter metricsToken: the bearer token that opens `/metrics` on this router (none: closed).
+/// - Parameter readiness: whether `/health/ready` says the instance wants traffic.
 public func buildRouter(
-    _ sesame: Sesame, proxies: ProxyPolicy, pages: PageTemplates = .shipped, metricsToken: String? = nil
+    _ sesame: Sesame, proxies: ProxyPolicy, pages: PageTemplates = .shipped, metricsToken: String? = nil,
+    readiness: Readiness = Readiness()
 ) -> Router<SesameRequestContext> {
     let router = Router(context: SesameRequestContext.self)
     router.add(middleware: RequestLogMiddleware(proxies: proxies, random: SystemRandomSource()))
@@ -93,7 +96,8 @@ public func buildRouter(
         .register(on: router)
     OIDCController(settings: sesame.settings, keys: sesame.keys, tokens: sesame.tokens).register(on: router)
     OperationsController(
-        storage: sesame.storage, clock: sesame.clock, metricsToken: metricsToken, openAPI: OpenAPIDocument.data
+        storage: sesame.storage, clock: sesame.clock, metricsToken: metricsToken, openAPI: OpenAPIDocument.data,
+        readiness: readiness
     ).register(on: router)
     PasskeyController(
         passkeys: sesame.passkeys, management: sesame.passkeyManagement, tokens: sesame.tokens, clients: sesame.clients,

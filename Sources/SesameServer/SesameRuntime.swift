@@ -12,6 +12,8 @@ public struct SesameRuntime: Sendable {
     public let logger: Logger
     /// The hosted pages, with the operator's templates over the shipped ones.
     public let pages: PageTemplates
+    /// Whether the instance wants traffic (false once a shutdown begins).
+    public let readiness = Readiness()
 
     /// Creates the data directory if needed, opens and migrates the database, runs the
     /// first-start setup and wires the senders.

@@ -36,6 +36,10 @@ struct ManagementAPITests {
             #expect(refused.status == .forbidden && refused.error?.error == "insufficient_scope")
             #expect(try await h.patch("/api/v2/users/\(id)", ["blocked": true], headers: reader).status == .forbidden)
             #expect(try await h.get("/api/v2/logs", headers: reader).status == .forbidden)
+            #expect(
+                try await h.get("/api/v2/device-credentials", headers: reader).status == .forbidden,
+                "device credentials need their own scope")
+            #expect(try await h.patch("/api/v2/users/\(id)", ["nope": 1]).status == .unauthorized, "the token comes first")
             let tokens = try await h.login(email: "bo@example.com")
             let asUser: HTTPFields = [.authorization: "Bearer \(tokens.accessToken)"]
             #expect(try await h.get("/api/v2/users", headers: asUser).status == .unauthorized)

@@ -8,6 +8,9 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case updateClients = "update:clients"
     case deleteClients = "delete:clients"
     case readLogs = "read:logs"
+    case readDeviceCredentials = "read:device_credentials"
+    case createDeviceCredentials = "create:device_credentials"
+    case deleteDeviceCredentials = "delete:device_credentials"
 }
 
 extension AdminToken {

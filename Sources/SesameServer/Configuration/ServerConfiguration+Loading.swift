@@ -60,6 +60,8 @@ extension ServerConfiguration {
         configuration.metricsPort = metricsPort == 0 ? nil : metricsPort
         configuration.metricsHost = values.string("metrics.host", default: "127.0.0.1")
         configuration.metricsToken = values.optionalString("metrics.token")
+        configuration.shutdownDelay = values.int("shutdown.delay", default: 0, range: 0...300)
+        configuration.shutdownTimeout = values.int("shutdown.timeout", default: 25, range: 1...600)
         if let token = configuration.metricsToken, token.utf8.count < 16 {
             values.problem("metrics.token must be at least 16 characters: it guards the metrics on the public port")
         }

@@ -68,6 +68,9 @@ public import SesameCore
 /// - `metrics.port` (none) and `metrics.host` (127.0.0.1): a listener serving only `/metrics`;
 ///   `metrics.token` (none): a bearer token that opens `/metrics` on the public port instead
 /// - `audit.retention_days` (90): audit events older than this are swept
+/// - `shutdown.delay` (0 s): on SIGTERM, `/health/ready` answers 503 and the server keeps
+///   serving this long (behind a load balancer, its health-check interval and a little more)
+///   before it stops accepting and drains; `shutdown.timeout` (25 s) bounds the whole stop
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 3000
@@ -108,6 +111,10 @@ public struct ServerConfiguration: Sendable {
     public var metricsHost = "127.0.0.1"
     /// The bearer token that opens `/metrics` on the public port; nil: not served there.
     public var metricsToken: String?
+    /// Seconds a stopping instance keeps serving, not ready, before it stops accepting.
+    public var shutdownDelay = 0
+    /// Seconds a graceful stop may take in all before what is left is cancelled.
+    public var shutdownTimeout = 25
     /// True when no issuer was configured and it was derived from the port.
     public var issuerIsDefault = true
 

@@ -59,12 +59,15 @@ struct ManagementController {
 
     @Sendable func patchUser(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let userID = try Self.userID(context)
+        let selfService = try await caller(of: request)
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         try body.refuseUnknown(["blocked", "name", "picture", "user_metadata", "app_metadata"])
         let changes = UserChanges(
             blocked: try body.bool("blocked"), name: try body.string("name"), picture: try body.string("picture"),
             userMetadata: try body.object("user_metadata"), appMetadata: try body.object("app_metadata"))
-        try await authorizeChange(of: userID, changes, request)
+        if let selfService, selfService != userID || !changes.isUserMetadataOnly {
+            throw SesameError(.forbidden, .insufficientScope, "A user's own token may change only their own user_metadata.")
+        }
         return try Responses.json(ManagementUserBody(try await users.update(userID, changes)), noStore: true)
     }
 
@@ -92,19 +95,17 @@ struct ManagementController {
         return try Responses.json(try await AuditTrail(storage: sesame.storage).list(query).map(LogBody.init), noStore: true)
     }
 
-    /// A management token with `update:users` may change anything; the user's own access
-    /// token with `update:current_user_metadata` only their own `user_metadata`.
-    private func authorizeChange(of userID: String, _ changes: UserChanges, _ request: Request) async throws {
+    /// Who may change a user, checked before the body is read: nil for a management token
+    /// with `update:users` (anything), or the `user_id` of a user's own access token with
+    /// `update:current_user_metadata` (their own `user_metadata` only).
+    private func caller(of request: Request) async throws -> String? {
         guard let token = request.bearerToken, !token.hasPrefix(AdminTokens.prefix) else {
             try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .updateUsers)
-            return
+            return nil
         }
         let grant = try await sesame.tokens.authenticate(accessToken: token)
         try grant.require(scope: "update:current_user_metadata")
-        guard grant.user.userID == userID, changes.isUserMetadataOnly else {
-            throw SesameError(
-                .forbidden, .insufficientScope, "A user's own token may change only their own user_metadata.")
-        }
+        return grant.user.userID
     }
 
     /// The `{id}` path parameter, percent-decoded (`email%7C5f…` is `email|5f…`).

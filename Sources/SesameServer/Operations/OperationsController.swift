@@ -16,6 +16,7 @@ struct OperationsController {
     /// `metrics.token`: nil keeps `/metrics` off the public port.
     let metricsToken: String?
     let openAPI: Data?
+    let readiness: Readiness
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/health", use: ready)
@@ -29,9 +30,11 @@ struct OperationsController {
         try Responses.json(["status": "ok"], noStore: true)
     }
 
-    /// Ready when the database answers (a 503 within `database_timeout` when it does not), so
-    /// a load balancer or an orchestrator's readiness probe takes the instance out meanwhile.
+    /// Ready when the database answers (a 503 within `database_timeout` when it does not)
+    /// and no shutdown has begun, so a load balancer or an orchestrator's readiness probe
+    /// takes the instance out meanwhile.
     @Sendable func ready(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        guard !readiness.isDraining else { throw SesameError.unavailable("shutting down") }
         try await storage.ping()
         return try Responses.json(["status": "ok"], noStore: true)
     }

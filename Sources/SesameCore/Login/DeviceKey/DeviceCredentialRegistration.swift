@@ -13,6 +13,15 @@ public enum DeviceCredentialAction: String, Sendable {
 
     /// Auth0's scope for doing this to one's own credentials.
     public var scope: String { "\(rawValue):current_user_device_credentials" }
+
+    /// The management-token scope for doing this to anyone's credentials.
+    public var managementScope: ManagementScope {
+        switch self {
+        case .create: .createDeviceCredentials
+        case .read: .readDeviceCredentials
+        case .delete: .deleteDeviceCredentials
+        }
+    }
 }
 
 /// `POST /api/v2/device-credentials`, Auth0's fields.

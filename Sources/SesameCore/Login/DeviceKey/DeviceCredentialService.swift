@@ -23,7 +23,7 @@ public struct DeviceCredentialService: Sendable {
     public func caller(bearerToken token: String?, for action: DeviceCredentialAction) async throws -> ManagementCaller {
         guard let token else { throw SesameError.managementUnauthorized }
         if token.hasPrefix(AdminTokens.prefix) {
-            guard let admin = try await admins.authenticate(token) else { throw SesameError.invalidToken }
+            let admin = try await admins.authorize(bearerToken: token, for: action.managementScope)
             return .admin(tokenID: admin.id)
         }
         let grant = try await tokens.authenticate(accessToken: token)
