@@ -177,4 +177,25 @@ struct ManagementAPITests {
             #expect((try Self.json(mine) as? [[String: Any]])?.allSatisfy { $0["user_id"] as? String == userID } == true)
         }
     }
+
+    @Test("app_metadata set through the API reaches id_tokens under the configured namespaced claim, and only there")
+    func appMetadataClaim() async throws {
+        let claim = "https://example.com/app_metadata"
+        try await Harness.run(configure: { $0.appMetadataClaim = claim }) { h in
+            _ = try await h.login(email: "ana@example.com")
+            let user = try await h.sesame.storage.listUsers(limit: 1, offset: 0)[0]
+            let admin = try await Self.token(h, ["update:users"])
+            _ = try await h.patch(
+                "/api/v2/users/email%7C\(user.id)", ["app_metadata": ["plan": "pro"], "user_metadata": ["theme": "dark"]],
+                headers: admin)
+            let tokens = try await h.login(email: "ana@example.com")
+            let payload = try #require(tokens.idToken?.split(separator: ".").dropFirst().first)
+            var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            let json = try #require(Data(base64Encoded: base64))
+            let claims = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+            #expect(claims[claim] as? [String: String] == ["plan": "pro"])
+            #expect(claims["theme"] == nil && claims["plan"] == nil, "nothing leaks outside the namespace")
+        }
+    }
 }

@@ -38,6 +38,9 @@ public struct LoginSettings: Sendable, Equatable {
     public var passkeyChallengeLimitPerIP = RateLimitRule(limit: 300, windowSeconds: 3600)
     /// Seconds between sweeps of expired rows (challenges, sessions, rate-limit windows, …).
     public var sweepInterval: TimeInterval = 300
+    /// The id_token claim that carries the user's `app_metadata` (`tokens.app_metadata_claim`,
+    /// a URL such as `https://example.com/app_metadata`); nil: not included.
+    public var appMetadataClaim: String?
     /// How long audit events are kept (`audit.retention_days`).
     public var auditRetention: TimeInterval = 90 * 86400
     /// Messages the console outbox keeps.

@@ -1,6 +1,7 @@
 import Foundation
 public import JWTKit
 public import SesameAPI
+public import SesameWebAuthn
 
 /// The claims of an id_token (OIDC Core §2), with the profile claims the scope releases
 /// flattened into the same object (the ``UserInfo`` that `/userinfo` answers; its `sub` is the
@@ -17,6 +18,8 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public var sid: String?
     /// The subject and the profile claims.
     public var profile: UserInfo
+    /// Namespaced claims an operator configured (`tokens.app_metadata_claim`), by name.
+    public var extra: [String: JSONValue] = [:]
 
     /// The subject: the user's Auth0 `user_id`.
     public var sub: String { profile.sub }
@@ -69,6 +72,17 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         try container.encodeIfPresent(azp, forKey: .azp)
         try container.encodeIfPresent(sid, forKey: .sid)
         try profile.encode(to: encoder)
+        var extraContainer = encoder.container(keyedBy: ClaimName.self)
+        for (name, value) in extra { try extraContainer.encode(value, forKey: ClaimName(name)) }
+    }
+
+    /// A claim named at run time.
+    struct ClaimName: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 
     /// Signing only; Sesame never accepts its own id_tokens as credentials.

@@ -1,5 +1,6 @@
 public import Foundation
 import SesameAPI
+import SesameWebAuthn
 
 /// Mints the tokens every login ends with: the RS256 id_token, the access token (opaque, or
 /// a JWT for a registered API audience) and, with `offline_access`, a refresh token.
@@ -88,9 +89,14 @@ public struct TokenIssuer: Sendable {
 
     private func idToken(_ user: User, _ request: TokenGrantRequest, _ login: IssuedLogin) async throws -> String {
         let now = login.now.epochSeconds
-        let claims = IDTokenClaims(
+        var claims = IDTokenClaims(
             iss: settings.issuer, aud: request.application.clientID, iat: now, exp: now + Int64(settings.idTokenLifetime),
             authTime: login.authTime.epochSeconds, nonce: request.nonce, profile: UserInfo(user: user, scope: request.scope))
+        // Operators' facts about the user (a plan, roles) for apps, under a namespaced claim
+        // so they can never collide with a standard one.
+        if let name = settings.appMetadataClaim, let metadata = user.appMetadata, !metadata.isEmpty {
+            claims.extra[name] = .object(metadata)
+        }
         return try await keys.signer().sign(claims)
     }
 

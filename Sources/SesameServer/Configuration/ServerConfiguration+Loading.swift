@@ -121,6 +121,10 @@ extension ServerConfiguration {
         settings.passkeyChallengeLimitPerIP = RateLimitRule(
             limit: values.int("rate_limit.passkey_challenge_per_ip", default: 300, range: 1...100_000_000), windowSeconds: 3600)
         settings.sweepInterval = TimeInterval(values.int("sweep_interval", default: 300, range: 10...86400))
+        settings.appMetadataClaim = values.optionalString("tokens.app_metadata_claim")
+        if let claim = settings.appMetadataClaim, !(claim.hasPrefix("https://") || claim.hasPrefix("http://")) {
+            values.problem("tokens.app_metadata_claim must be a namespaced URL like https://example.com/app_metadata")
+        }
         settings.auditRetention = TimeInterval(values.int("audit.retention_days", default: 90, range: 1...3650) * 86400)
         settings.startLimitPerIP = RateLimitRule(
             limit: values.int("rate_limit.start_per_ip", default: 50, range: 1...100_000_000),

@@ -67,6 +67,8 @@ public import SesameCore
 ///   level, message and the request's `request_id`)
 /// - `metrics.port` (none) and `metrics.host` (127.0.0.1): a listener serving only `/metrics`;
 ///   `metrics.token` (none): a bearer token that opens `/metrics` on the public port instead
+/// - `tokens.app_metadata_claim` (none): a namespaced claim (`https://example.com/app_metadata`)
+///   that carries the user's `app_metadata` in id_tokens
 /// - `audit.retention_days` (90): audit events older than this are swept
 /// - `shutdown.delay` (0 s): on SIGTERM, `/health/ready` answers 503 and the server keeps
 ///   serving this long (behind a load balancer, its health-check interval and a little more)
