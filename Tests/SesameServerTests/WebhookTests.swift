@@ -169,4 +169,18 @@ struct WebhookTests {
             #expect(!String(decoding: stored.sealedSecret, as: UTF8.self).contains(secret.dropFirst(6)))
         }
     }
+
+    @Test("every subscribable event has the audit events that raise it; others raise none")
+    func eventMapping() {
+        let raised = Dictionary(
+            grouping: AuditEventType.allCases.compactMap { type in
+                WebhookEventType(audit: type.rawValue).map { ($0, type) }
+            }, by: \.0
+        ).mapValues { $0.map(\.1.rawValue).sorted() }
+        #expect(Set(raised.keys) == Set(WebhookEventType.subscribable), "each event can happen")
+        #expect(raised[.passkeyRegistered] == ["passkey_registered"])
+        #expect(raised[.deviceKeyRegistered] == ["device_credential_registered"])
+        #expect(raised[.loginFailed] == ["device_key_refused", "login_refused", "otp_failed", "passkey_failed"])
+        #expect(WebhookEventType(audit: "code_sent") == nil, "codes are not events: they would carry nothing useful")
+    }
 }

@@ -16,7 +16,7 @@ public enum WebhookEventType: String, Sendable, CaseIterable {
     public static var subscribable: [WebhookEventType] { allCases.filter { $0 != .webhookTest } }
 
     /// The webhook event an audit event of `type` is, if any.
-    init?(audit type: String) {
+    public init?(audit type: String) {
         switch AuditEventType(rawValue: type) {
         case .userCreated: self = .userCreated
         case .userDeleted: self = .userDeleted
