@@ -32,8 +32,12 @@ enum DataDirectory {
     }
 
     /// The permission bits of `path`, or nil when they cannot be read.
+    /// The mode of what `path` names, through symbolic links: systemd's `StateDirectory` with
+    /// `DynamicUser` is a link (mode 777) to a private directory, and the link's own mode means
+    /// nothing.
     static func mode(_ path: String) -> Int16? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.int16Value
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return (try? FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? NSNumber)?.int16Value
     }
 
     private static func warnIfOpen(_ path: String, expected: Int16, logger: Logger) {

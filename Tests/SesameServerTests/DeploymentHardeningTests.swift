@@ -62,6 +62,24 @@ struct DeploymentHardeningTests {
         #expect(Self.mode(directory) == 0o755, "left as the operator made it")
     }
 
+    /// systemd's `StateDirectory` with `DynamicUser` is a symbolic link (mode 777) to a private
+    /// directory: what counts is the directory's mode, not the link's, so no false alarm.
+    @Test("a data directory reached through a symbolic link is judged by the directory it names")
+    func symlinkedDataDirectory() async throws {
+        let parent = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let target = parent + "/private-sesame"
+        try FileManager.default.createDirectory(
+            atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: NSNumber(value: Int16(0o700))])
+        let link = parent + "/sesame"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let lines = CapturedLog()
+        let runtime = try await SesameRuntime.start(
+            ServerConfiguration(port: 1, dataDirectory: link), logger: Logger(label: "test") { _ in lines })
+        try await runtime.shutdown()
+        #expect(!lines.messages.contains { $0.contains("open to other users") }, "\(lines.messages)")
+    }
+
     /// Attack: an operator configured SMTP for production but not SMS; SMS codes fell back to
     /// the console outbox and landed in a log that many people (and a log service) can read.
     @Test("codes in logs: without a provider, a server beyond loopback refuses to send instead of logging")
