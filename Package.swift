@@ -93,7 +93,7 @@ let package = Package(
         ),
         .target(
             name: "SesameStorageConformance",
-            dependencies: ["SesameCore"],
+            dependencies: ["SesameCore", "SesameWebAuthn"],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),

@@ -8,7 +8,7 @@ public enum StorageConformance {
     /// Every check, in a stable order.
     public static var checks: [ConformanceCheck] {
         UserChecks.all + ApplicationChecks.all + ChallengeChecks.all + SessionChecks.all + LinkRequestChecks.all
-            + DeliveryChecks.all + WebhookChecks.all + MessageTemplateChecks.all + AuditChecks.all
+            + DeliveryChecks.all + WebhookChecks.all + MessageTemplateChecks.all + AuditChecks.all + UserSearchChecks.all
             + GrantChecks.all
             + SupportChecks.all
             + PasskeyChecks.all + DeviceKeyChecks.all + SettingsChecks.all + SecurityChecks.all
