@@ -174,6 +174,29 @@ class SesameServer:
                 self.process.wait(timeout=10)
 
 
+def watch_banner(process: subprocess.Popen) -> tuple:
+    """Drains the server's stdout for the life of the process, so it can never block on a
+    full pipe, and reads its banner: returns ``(lines, state, ready)``, where ``state`` gets
+    ``host``, ``port`` and ``issuer`` and ``ready`` is set on "ready in N ms" (or at EOF)."""
+    lines: list = []
+    state = {"host": None, "port": None, "issuer": None}
+    ready = threading.Event()
+
+    def pump() -> None:
+        for line in process.stdout:
+            lines.append(line)
+            if m := LISTEN_RE.search(line):
+                state["host"], state["port"] = m.group(1), int(m.group(2))
+            elif m := ISSUER_RE.match(line):
+                state["issuer"] = m.group(1)
+            elif READY_RE.search(line):
+                ready.set()
+        ready.set()  # EOF: process ended
+
+    threading.Thread(target=pump, name="sesame-stdout", daemon=True).start()
+    return lines, state, ready
+
+
 def _start(data_dir: Path, env_overrides: dict, args: tuple) -> SesameServer:
     binary = sesame_binary()
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -195,24 +218,7 @@ def _start(data_dir: Path, env_overrides: dict, args: tuple) -> SesameServer:
     stderr_log.close()
     _PROCESSES.append(process)
 
-    lines: list = []
-    state = {"host": None, "port": None, "issuer": None}
-    ready = threading.Event()
-
-    def pump() -> None:
-        # Keeps draining stdout for the life of the process so the server can
-        # never block on a full pipe; signals readiness on "ready in N ms".
-        for line in process.stdout:
-            lines.append(line)
-            if m := LISTEN_RE.search(line):
-                state["host"], state["port"] = m.group(1), int(m.group(2))
-            elif m := ISSUER_RE.match(line):
-                state["issuer"] = m.group(1)
-            elif READY_RE.search(line):
-                ready.set()
-        ready.set()  # EOF: process ended
-
-    threading.Thread(target=pump, name="sesame-stdout", daemon=True).start()
+    lines, state, ready = watch_banner(process)
 
     def fail(reason: str) -> None:
         if process.poll() is None:

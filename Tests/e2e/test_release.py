@@ -19,14 +19,13 @@ import platform
 import re
 import shutil
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
 import requests
 
 import flows
-from conftest import _PROCESSES, ISSUER_RE, LISTEN_RE, READY_RE, READY_TIMEOUT, SesameServer
+from conftest import _PROCESSES, READY_TIMEOUT, SesameServer, watch_banner
 
 TARBALL = os.environ.get("SESAME_RELEASE_TARBALL")
 pytestmark = pytest.mark.skipif(
@@ -66,28 +65,13 @@ def start(folder: Path, data_dir: Path, *args: str) -> SesameServer:
             ["./sesame", "serve", "--port", "0", "--data-dir", str(data_dir), *args], cwd=folder, env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, text=True, bufsize=1)
     _PROCESSES.append(process)
-    lines: list = []
-    state: dict = {}
-    ready = threading.Event()
-
-    def pump() -> None:
-        for line in process.stdout:
-            lines.append(line)
-            if m := LISTEN_RE.search(line):
-                state["host"], state["port"] = m.group(1), int(m.group(2))
-            elif m := ISSUER_RE.match(line):
-                state["issuer"] = m.group(1)
-            elif READY_RE.search(line):
-                ready.set()
-        ready.set()
-
-    threading.Thread(target=pump, daemon=True).start()
-    if not ready.wait(READY_TIMEOUT) or process.poll() is not None or "port" not in state:
+    lines, state, ready = watch_banner(process)
+    if not ready.wait(READY_TIMEOUT) or process.poll() is not None or state["port"] is None:
         process.kill()
         pytest.fail(f"./sesame serve did not start\nstdout:\n{''.join(lines)}\nstderr:\n"
                     f"{stderr_log.read_text(errors='replace')}")
     server = SesameServer(binary=folder / "sesame", data_dir=data_dir, env=env, process=process,
-                          host=state["host"], port=state["port"], issuer=state.get("issuer", ""),
+                          host=state["host"], port=state["port"], issuer=state["issuer"] or "",
                           stdout_lines=lines)
     return server
 
