@@ -8,9 +8,17 @@ import SesameCore
 @_spi(Fuzzing) public enum ServerFuzzing {
     /// Parses `bytes` as a request body, both as JSON and as a form, and reads every parameter
     /// with each typed accessor the controllers use; then as the hosted page's other untrusted
-    /// text: `ui_locales` and `Accept-Language`, a typed phone number, a number's calling code.
+    /// text: `ui_locales` and `Accept-Language`, a typed phone number, a number's calling code;
+    /// the management API's `q` searches, an `X-Request-Id`, an operator's message template.
     public static func requestParameters(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
+        _ = UserSearch(query: text, limit: 10, offset: 0)
+        var query = AuditQuery()
+        try? ManagementController.apply(text, to: &query)
+        _ = RequestLogMiddleware.usableID(text)
+        _ = try? MessageTemplateSyntax.parse(text, name: "sms-code.text")
+        _ = try? MessageTemplateSyntax.parse(text, name: "email-code.html")
+        _ = ISO8601.date(text)
         _ = PageLanguage.choose(uiLocales: text, acceptLanguage: text, available: ["en", "fr", "pt-br"])
         _ = PhoneNumberInput.e164(text, defaultCountry: PhoneNumberInput.DefaultCountry("GB"))
         _ = SMSCountryPolicy.callingCode(of: text)
@@ -24,7 +32,11 @@ import SesameCore
                 _ = try? parameters.stringObject(key, error: refusal)
                 _ = try? parameters.jsonObject(key)
                 _ = try? parameters.stringMembers(key, error: refusal)
+                _ = try? parameters.bool(key)
+                _ = try? parameters.object(key)
+                _ = try? parameters.strings(key)
             }
+            _ = try? parameters.refuseUnknown(["name", "user_metadata"])
         }
     }
 }
