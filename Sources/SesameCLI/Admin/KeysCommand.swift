@@ -60,7 +60,7 @@ struct KeysCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Withdraw a key: it leaves the JWKS and tokens it signed stop verifying.")
         @OptionGroup var storage: StorageOptions
-        @Argument(help: "The key's kid.") var kid: String
+        @Argument(help: "The key's kid (one that begins with \"-\" goes after \"--\").") var kid: String
 
         func run() async throws {
             try await withStorage(storage) { try await SigningKeyRotation(storage: $0, clock: SystemClock()).retire(kid: kid) }

@@ -67,10 +67,11 @@ public struct TokenSigner: Sendable {
     public static func generateKey(at now: Date, activeFrom: Date? = nil) throws -> SigningKeyRecord {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         // The kid is derived from the public key, so two instances racing to create the first
-        // key can never publish two different keys under one kid.
+        // key can never publish two different keys under one kid. Hex rather than base64url,
+        // because a kid that begins with "-" reads as an option on the command line.
         let digest = SHA256.hash(data: key.publicKey.derRepresentation)
         return SigningKeyRecord(
-            kid: Base64URL.encode(digest.prefix(16)), privateKeyPEM: key.pemRepresentation, createdAt: now,
+            kid: Hex.encode(digest.prefix(16)), privateKeyPEM: key.pemRepresentation, createdAt: now,
             activeFrom: activeFrom)
     }
 }
