@@ -1,7 +1,5 @@
 import Foundation
 import SQLKit
-import SQLiteKit
-import SQLiteNIO
 import Synchronization
 
 /// Runs write jobs on SQLite's one writer connection, many per transaction ("group commit").
@@ -12,6 +10,10 @@ import Synchronization
 /// per batch instead of once per statement. A job that is a multi-statement transaction runs
 /// inside a `SAVEPOINT`, so its failure rolls back only its own statements; a single failed
 /// statement is undone by SQLite itself and leaves the batch intact.
+///
+/// The first job to arrive at an idle writer runs its batch on its own task, which saves the
+/// hop to a separate task when the writer is not busy; jobs that arrive meanwhile are handed to
+/// a draining task once that batch has committed.
 final class GroupCommitWriter: Sendable {
     struct Job: Sendable {
         let isTransaction: Bool
@@ -24,12 +26,12 @@ final class GroupCommitWriter: Sendable {
         var draining = false
     }
 
-    private let connection: SQLiteConnection
+    private let database: any SQLDatabase
     private let state = Mutex(State())
     private let maxBatch: Int
 
-    init(connection: SQLiteConnection, maxBatch: Int = 128) {
-        self.connection = connection
+    init(database: any SQLDatabase, maxBatch: Int = 128) {
+        self.database = database
         self.maxBatch = maxBatch
     }
 
@@ -37,21 +39,53 @@ final class GroupCommitWriter: Sendable {
     func submit<T: Sendable>(
         transaction: Bool, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let job = Job(
-                isTransaction: transaction, run: { try await body($0) },
-                complete: { result in
-                    // The job's own closure produced the value, so it is a T.
-                    continuation.resume(with: result.map { $0 as! T })  // swiftlint:disable:this force_cast
-                })
-            let startDraining = state.withLock { state in
-                state.pending.append(job)
-                guard !state.draining else { return false }
-                state.draining = true
-                return true
+        while true {
+            if case .done(let result) = try await runIfIdle(transaction: transaction, body) { return result }
+            // Queued behind a running batch; `.retry` when that batch ended before the job was
+            // queued, and the writer is to be tried again.
+            let queued: Turn<T> = try await withCheckedThrowingContinuation { continuation in
+                let job = Job(
+                    isTransaction: transaction, run: { try await body($0) },
+                    complete: { result in
+                        // The job's own closure produced the value, so it is a T.
+                        continuation.resume(with: result.map { .done($0 as! T) })  // swiftlint:disable:this force_cast
+                    })
+                let waiting = state.withLock { state in
+                    guard state.draining else { return false }
+                    state.pending.append(job)
+                    return true
+                }
+                if !waiting { continuation.resume(returning: .retry) }
             }
-            if startDraining { Task { await self.drain() } }
+            if case .done(let result) = queued { return result }
         }
+    }
+
+    /// Runs `body` alone in a batch on this task when no batch is running.
+    private func runIfIdle<T: Sendable>(
+        transaction: Bool, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> Turn<T> {
+        let idle = state.withLock { state in
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        guard idle else { return .retry }
+        let outcome = Mutex<Result<any Sendable, any Error>?>(nil)
+        await run([Job(isTransaction: transaction, run: { try await body($0) }, complete: { result in outcome.withLock { $0 = result } })])
+        let more = state.withLock { state in
+            state.draining = !state.pending.isEmpty
+            return state.draining
+        }
+        if more { Task { await self.drain() } }
+        // The batch always completes its jobs, and this job's closure produced a T.
+        return .done(try outcome.withLock { $0 }!.get() as! T)  // swiftlint:disable:this force_cast
+    }
+
+    /// A job's result, or word that the writer went idle before the job could queue.
+    private enum Turn<T> {
+        case done(T)
+        case retry
     }
 
     private func drain() async {
@@ -68,7 +102,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     private func run(_ batch: [Job]) async {
-        let db = connection.sql()
+        let db = database
         do {
             // IMMEDIATE takes the write lock up front: a deferred transaction that later
             // upgrades gets SQLITE_BUSY without consulting the busy handler.

@@ -1,0 +1,171 @@
+import NIOCore
+import SQLiteNIO
+import Synchronization
+import VaporCSQLite
+
+/// One SQLite connection used synchronously, with its prepared statements kept.
+///
+/// SQLiteNIO runs every statement as a job on a thread pool whose result comes back through an
+/// event loop to the waiting task: three thread hops per statement, which made the kernel's
+/// scheduler the largest cost of a login (docs/performance.md). A statement here runs on the
+/// calling thread, under the connection's lock, in microseconds; the prepared statement is
+/// reused the next time the same SQL text comes.
+final class SQLiteHandle: Sendable {
+    private struct Prepared {
+        let statement: OpaquePointer
+        let columns: SQLiteColumns
+    }
+
+    private struct State: ~Copyable {
+        var connection: OpaquePointer?
+        var statements: [String: Prepared] = [:]
+    }
+
+    /// Enough for every statement the repositories write; dynamic statements beyond it (search
+    /// filters, IN lists) are prepared for one use.
+    private static let cacheLimit = 256
+    private let state: Mutex<State>
+
+    /// Opens `path` (nil: a private in-memory database), waiting up to `busyTimeout` ms for
+    /// another process's write lock.
+    init(path: String?, busyTimeout: Int32 = 5_000) throws {
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let opened = sqlite_nio_sqlite3_open_v2(path ?? ":memory:", &connection, flags, nil)
+        guard opened == SQLITE_OK, let connection else {
+            let message = connection.flatMap { sqlite_nio_sqlite3_errmsg($0).map { String(cString: $0) } } ?? "cannot open"
+            sqlite_nio_sqlite3_close(connection)
+            throw SQLiteFailure(code: opened, message: message)
+        }
+        sqlite_nio_sqlite3_busy_timeout(connection, busyTimeout)
+        sqlite_nio_sqlite3_extended_result_codes(connection, 1)
+        state = Mutex(State(connection: connection))
+    }
+
+    /// Runs `sql` with `binds`, passing each result row to `onRow`.
+    func run(_ sql: String, _ binds: [SQLiteData], onRow: (SQLiteValues) throws -> Void) throws {
+        try state.withLock { state in
+            guard let connection = state.connection else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "closed") }
+            let prepared = try state.statements[sql] ?? Self.prepare(sql, on: connection)
+            defer { Self.release(prepared, sql: sql, in: &state) }
+            try Self.bind(binds, to: prepared.statement, on: connection)
+            while true {
+                let step = sqlite_nio_sqlite3_step(prepared.statement)
+                if step == SQLITE_DONE { return }
+                guard step == SQLITE_ROW else { throw SQLiteFailure(step, connection) }
+                try onRow(SQLiteValues(columns: prepared.columns, values: Self.row(prepared.statement)))
+            }
+        }
+    }
+
+    /// Finalizes the statements and closes the connection.
+    func close() {
+        state.withLock { state in
+            for prepared in state.statements.values { sqlite_nio_sqlite3_finalize(prepared.statement) }
+            state.statements = [:]
+            sqlite_nio_sqlite3_close(state.connection)
+            state.connection = nil
+        }
+    }
+
+    private static func prepare(_ sql: String, on connection: OpaquePointer) throws -> Prepared {
+        var statement: OpaquePointer?
+        let result = sqlite_nio_sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard result == SQLITE_OK, let statement else { throw SQLiteFailure(result, connection) }
+        let count = sqlite_nio_sqlite3_column_count(statement)
+        let names = (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
+        return Prepared(statement: statement, columns: SQLiteColumns(names: names))
+    }
+
+    /// Resets a statement for its next use and keeps it, unless the cache is full.
+    private static func release(_ prepared: Prepared, sql: String, in state: inout State) {
+        sqlite_nio_sqlite3_reset(prepared.statement)
+        sqlite_nio_sqlite3_clear_bindings(prepared.statement)
+        if state.statements[sql] != nil { return }
+        if state.statements.count < cacheLimit {
+            state.statements[sql] = prepared
+        } else {
+            sqlite_nio_sqlite3_finalize(prepared.statement)
+        }
+    }
+
+    private static func bind(_ binds: [SQLiteData], to statement: OpaquePointer, on connection: OpaquePointer) throws {
+        for (offset, value) in binds.enumerated() {
+            let index = Int32(offset + 1)
+            let result: Int32
+            switch value {
+            case .integer(let integer): result = sqlite_nio_sqlite3_bind_int64(statement, index, Int64(integer))
+            case .float(let double): result = sqlite_nio_sqlite3_bind_double(statement, index, double)
+            case .null: result = sqlite_nio_sqlite3_bind_null(statement, index)
+            case .text(let text):
+                result = sqlite_nio_sqlite3_bind_text64(
+                    statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
+            case .blob(let buffer):
+                result = buffer.withUnsafeReadableBytes {
+                    sqlite_nio_sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), transient)
+                }
+            }
+            guard result == SQLITE_OK else { throw SQLiteFailure(result, connection) }
+        }
+    }
+
+    private static func row(_ statement: OpaquePointer) -> [SQLiteData] {
+        (0..<sqlite_nio_sqlite3_column_count(statement)).map { column in
+            switch sqlite_nio_sqlite3_column_type(statement, column) {
+            case SQLITE_INTEGER: return .integer(SQLiteInt64(sqlite_nio_sqlite3_column_int64(statement, column)))
+            case SQLITE_FLOAT: return .float(sqlite_nio_sqlite3_column_double(statement, column))
+            case SQLITE_TEXT:
+                let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
+                guard let text = sqlite_nio_sqlite3_column_text(statement, column) else { return .text("") }
+                return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            case SQLITE_BLOB:
+                let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
+                guard let blob = sqlite_nio_sqlite3_column_blob(statement, column) else { return .blob(ByteBuffer()) }
+                return .blob(ByteBuffer(bytes: UnsafeRawBufferPointer(start: blob, count: count)))
+            default: return .null
+            }
+        }
+    }
+}
+
+/// SQLite copies bound text and blobs (`SQLITE_TRANSIENT`), so callers' buffers may go at once.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// The column names of one statement's results, shared by all its rows.
+final class SQLiteColumns: Sendable {
+    let names: [String]
+    let offsets: [String: Int]
+
+    init(names: [String]) {
+        self.names = names
+        // The first of two same-named columns wins, as in SQLiteNIO.
+        self.offsets = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// One result row: its values and the statement's column names.
+struct SQLiteValues: Sendable {
+    let columns: SQLiteColumns
+    let values: [SQLiteData]
+}
+
+/// An SQLite result code and message, translated into ``StorageError`` by the executor.
+struct SQLiteFailure: Error, CustomStringConvertible {
+    let code: Int32
+    let message: String
+
+    init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    init(_ code: Int32, _ connection: OpaquePointer) {
+        self.init(code: code, message: sqlite_nio_sqlite3_errmsg(connection).map { String(cString: $0) } ?? "error \(code)")
+    }
+
+    /// A constraint violation (unique, primary key, foreign key, check), whatever its
+    /// extended code.
+    var isConstraint: Bool { code & 0xff == SQLITE_CONSTRAINT }
+
+    var description: String { message }
+}
