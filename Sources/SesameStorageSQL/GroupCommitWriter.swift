@@ -72,7 +72,9 @@ final class GroupCommitWriter: Sendable {
         }
         guard idle else { return .retry }
         let outcome = Mutex<Result<any Sendable, any Error>?>(nil)
-        await run([Job(isTransaction: transaction, run: { try await body($0) }, complete: { result in outcome.withLock { $0 = result } })])
+        await run([
+            Job(isTransaction: transaction, run: { try await body($0) }, complete: { result in outcome.withLock { $0 = result } })
+        ])
         let more = state.withLock { state in
             state.draining = !state.pending.isEmpty
             return state.draining

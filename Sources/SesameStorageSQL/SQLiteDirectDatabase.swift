@@ -62,13 +62,14 @@ struct SQLiteDirectRow: SQLRow {
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         let value = try value(column)
-        // The common cases directly; SQLiteKit's decoder for the rest (optionals, JSON, dates).
+        // The common cases directly; SQLiteKit's decoder for the rest (JSON, dates, Bool).
         switch value {
-        case .text(let text) where D.self == String.self: return text as! D  // swiftlint:disable:this force_cast
-        case .integer(let integer) where D.self == Int64.self: return Int64(integer) as! D  // swiftlint:disable:this force_cast
-        case .blob(let buffer) where D.self == Data.self: return Data(buffer.readableBytesView) as! D  // swiftlint:disable:this force_cast
-        default: return try Self.decoder.decode(D.self, from: value)
+        case .text(let text): if let text = text as? D { return text }
+        case .integer(let integer): if let integer = Int64(integer) as? D { return integer }
+        case .blob(let buffer): if let data = Data(buffer.readableBytesView) as? D { return data }
+        default: break
         }
+        return try Self.decoder.decode(D.self, from: value)
     }
 
     private func value(_ column: String) throws -> SQLiteData {

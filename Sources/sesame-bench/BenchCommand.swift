@@ -6,5 +6,8 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sesame-bench",
         abstract: "Benchmarks for Sesame, each reported as a ratio to the crypto bound measured in the same run.",
-        subcommands: [OTPLoginBench.self, PasskeyBench.self, DeviceKeyBench.self, ServerChild.self])
+        subcommands: [
+            OTPLoginBench.self, DeviceKeyBench.self, RefreshBench.self, PasskeyBench.self, AllBench.self, SeedBench.self,
+            ServerChild.self,
+        ])
 }

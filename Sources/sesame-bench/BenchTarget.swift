@@ -77,7 +77,7 @@ struct BenchTarget {
             client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
     }
 
-    private static func openDatabase(_ options: TargetOptions, directory: String) async throws -> SQLStorage {
+    static func openDatabase(_ options: TargetOptions, directory: String) async throws -> SQLStorage {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         if let url = options.database { return try await SQLStorage.postgres(url: url, logger: logger) }

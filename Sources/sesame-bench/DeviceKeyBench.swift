@@ -11,38 +11,19 @@ import SesameWebAuthn
 /// `sesame-bench device-key`: complete device-key logins over HTTP against a real server
 /// process (sign a fresh ES256 assertion, `POST /oauth/token` with the JWT-bearer grant, get
 /// an RS256 id_token back), reported against the RSA-2048 signing bound measured in the same run.
-struct DeviceKeyBench: AsyncParsableCommand {
+struct DeviceKeyBench: LoadBenchmark {
     static let configuration = CommandConfiguration(
         commandName: "device-key",
         abstract: "Complete device-key logins per second (sign an assertion + JWT-bearer token grant).")
 
-    @Option(help: "Seconds of load.") var duration = 10
-    @Option(help: "Logins in flight at once (one enrolled user and device each).") var concurrency = 32
-    @OptionGroup var target: TargetOptions
-    @Flag(help: "Print one JSON object.") var json = false
+    @OptionGroup var load: LoadOptions
 
-    func run() async throws {
-        var report = Report(
-            rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
-            duration: duration)
-        report.kind = "device-key"
-        let target = try await BenchTarget.start(
-            self.target, environment: OTPLoginBench.environment, concurrency: concurrency, report: &report)
-        do {
-            let devices = try await BenchDevice.enroll(count: concurrency, target: target)
-            let runner = { (seconds: Int) in LoadRunner(concurrency: concurrency, duration: .seconds(seconds)) }
+    func measure() async throws -> Report {
+        try await HTTPBench.measure(kind: "device-key", load) { target in
+            let devices = try await BenchDevice.enroll(count: load.concurrency, target: target)
             let (base, clientID, client) = (target.base, target.clientID, target.client)
-            let login: @Sendable (Int, Int) async throws -> Bool = { worker, _ in
-                try await devices[worker].login(base: base, clientID: clientID, client: client)
-            }
-            _ = try await runner(1).run(login)  // warm-up: connections, caches
-            report.record(try await runner(duration).run(login))
-        } catch {
-            try? await target.stop(removeDirectory: self.target.ownsDirectory)
-            throw error
+            return { worker, _ in try await devices[worker].login(base: base, clientID: clientID, client: client) }
         }
-        try await target.stop(removeDirectory: self.target.ownsDirectory)
-        print(json ? try report.json() : report.text)
     }
 }
 
@@ -55,8 +36,7 @@ struct BenchDevice: Sendable {
 
     /// Signs each user in once with an email code (outside the measured time) and registers a key.
     static func enroll(count: Int, target: BenchTarget) async throws -> [BenchDevice] {
-        let generator = LoadGenerator(
-            bases: target.bases, clientID: target.clientID, outbox: target.database, concurrency: 1, duration: .seconds(1))
+        let generator = LoadGenerator(bases: target.bases, clientID: target.clientID, outbox: target.database)
         let issuer = try await Self.issuer(target: target)
         var devices: [BenchDevice] = []
         for index in 0..<count {

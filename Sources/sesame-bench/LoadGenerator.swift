@@ -6,27 +6,14 @@ import NIOHTTP1
 import SesameCore
 import SesameStorageSQL
 
-/// Drives complete email-code logins (start, read the code, exchange it) at a fixed
-/// concurrency for a fixed time, like `concurrency` users signing in back to back. With
-/// several servers, each login starts on one and finishes on the next, as a load balancer
-/// without sticky sessions would route it.
+/// Complete email-code logins (start, read the code, exchange it). With several servers, each
+/// login starts on one and finishes on the next, as a load balancer without sticky sessions
+/// would route it.
 struct LoadGenerator {
     let bases: [String]
     let clientID: String
     /// Where codes are read from: the server's own database (the console outbox).
     let outbox: SQLStorage
-    let concurrency: Int
-    let duration: Duration
-
-    typealias Result = LoadRunner.Result
-
-    func run(client: HTTPClient) async throws -> Result {
-        try await LoadRunner(concurrency: concurrency, duration: duration).run { worker, index in
-            try await login(
-                email: "bench-\(worker)-\(index)-\(UInt32.random(in: 0...UInt32.max))@example.com", route: worker + index,
-                client: client)
-        }
-    }
 
     /// One complete login; false when any step fails.
     func login(email: String, route: Int, client: HTTPClient) async throws -> Bool {

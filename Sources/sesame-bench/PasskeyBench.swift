@@ -31,6 +31,11 @@ struct PasskeyBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let report = try await measure()
+        print(json ? try report.json() : report.text)
+    }
+
+    func measure() async throws -> PasskeyReport {
         let authenticator = BenchAuthenticator()
         let assertions = try (0..<64).map { _ in try authenticator.assertion() }
         let storedKey = authenticator.coseKey
@@ -56,11 +61,10 @@ struct PasskeyBench: AsyncParsableCommand {
         } bound: {
             try bound()
         }
-        let report = PasskeyReport(
+        return PasskeyReport(
             assertionsPerSecond: rate, p256VerifiesPerSecond: boundRate,
             keyDecoding: decodeEachTime
                 ? "decoded from COSE_Key bytes on every verification" : "decoded once (CredentialPublicKey)")
-        print(json ? try report.json() : report.text)
     }
 
     private static func verify(

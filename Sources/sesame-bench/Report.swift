@@ -20,6 +20,12 @@ struct Report: Encodable {
     var instances = 1
     var database = "sqlite"
     var server = ServerProcess.usesSesameBinary ? "sesame serve" : "sesame-bench server (same server code)"
+    /// Cores the load generator (this process) and the servers used during the measured run.
+    var loadGeneratorCPUCores = 0.0
+    var serverCPUCores = 0.0
+    /// Whether the load generator used (nearly) a whole core: the figure may then be the
+    /// generator's limit rather than the server's.
+    var loadGeneratorSaturated: Bool { loadGeneratorCPUCores >= 0.9 }
 
     init(rsa2048SignsPerSecond: Double, concurrency: Int, duration: Int) {
         self.rsa2048SignsPerSecond = rsa2048SignsPerSecond
@@ -27,7 +33,9 @@ struct Report: Encodable {
         self.duration = duration
     }
 
-    mutating func record(_ result: LoadRunner.Result) {
+    mutating func record(_ result: LoadRunner.Result, cpu: (generator: Double, servers: Double)) {
+        loadGeneratorCPUCores = cpu.generator
+        serverCPUCores = cpu.servers
         logins = result.latencies.count
         failures = result.failures
         loginsPerSecond = Double(logins) / max(result.elapsed, 0.001)
@@ -40,7 +48,31 @@ struct Report: Encodable {
         case loginsPerSecond = "logins_per_second", p50Milliseconds = "p50_ms", p99Milliseconds = "p99_ms"
         case rsa2048SignsPerSecond = "rsa2048_signs_per_second", ratio, idleRSSBytes = "idle_rss_bytes"
         case readyMilliseconds = "ready_ms", failures, logins, concurrency, duration = "duration_s", cores, server, kind
-        case instances, database
+        case instances, database, loadGeneratorCPUCores = "load_generator_cpu_cores", serverCPUCores = "server_cpu_cores"
+        case loadGeneratorSaturated = "load_generator_saturated"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(loginsPerSecond, forKey: .loginsPerSecond)
+        try container.encode(p50Milliseconds, forKey: .p50Milliseconds)
+        try container.encode(p99Milliseconds, forKey: .p99Milliseconds)
+        try container.encode(rsa2048SignsPerSecond, forKey: .rsa2048SignsPerSecond)
+        try container.encode(ratio, forKey: .ratio)
+        try container.encodeIfPresent(idleRSSBytes, forKey: .idleRSSBytes)
+        try container.encodeIfPresent(readyMilliseconds, forKey: .readyMilliseconds)
+        try container.encode(failures, forKey: .failures)
+        try container.encode(logins, forKey: .logins)
+        try container.encode(concurrency, forKey: .concurrency)
+        try container.encode(duration, forKey: .duration)
+        try container.encode(cores, forKey: .cores)
+        try container.encode(server, forKey: .server)
+        try container.encode(instances, forKey: .instances)
+        try container.encode(database, forKey: .database)
+        try container.encode(loadGeneratorCPUCores, forKey: .loadGeneratorCPUCores)
+        try container.encode(serverCPUCores, forKey: .serverCPUCores)
+        try container.encode(loadGeneratorSaturated, forKey: .loadGeneratorSaturated)
     }
 
     func json() throws -> String {
@@ -60,6 +92,8 @@ struct Report: Encodable {
             idle RSS: \(idleRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a")
             start to ready on restart: \(readyMilliseconds.map { f($0) + " ms" } ?? "n/a")
             server: \(server) x \(instances) on \(database)
+            CPU during the run: servers \(f(serverCPUCores, 2)) cores, load generator \(f(loadGeneratorCPUCores, 2)) cores\
+            \(loadGeneratorSaturated ? " (the load generator saturated a core: the figure may be its limit)" : "")
             """
     }
 }

@@ -25,14 +25,14 @@ struct Harness {
     /// Runs `body` against a fresh server.
     static func run(
         configure: (inout LoginSettings) -> Void = { _ in }, pages: PageTemplates = .shipped,
-        _ body: @escaping @Sendable (Harness) async throws -> Void
+        storage: SQLStorage? = nil, _ body: @escaping @Sendable (Harness) async throws -> Void
     ) async throws {
         var settings = LoginSettings(issuer: "https://login.example.com")
         settings.startLimitPerIP = RateLimitRule(limit: 1000, windowSeconds: 3600)
         // Tests read a message as soon as a start answers: send it before answering.
         settings.delivery.sendBeforeAnswering = true
         configure(&settings)
-        let storage = try await SQLStorage.sqlite(path: nil)
+        let storage = if let storage { storage } else { try await SQLStorage.sqlite(path: nil) }
         let clock = TestClock()
         let sender = CapturingSender()
         var logger = Logger(label: "test")

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+
+/// The options every HTTP benchmark takes.
+struct LoadOptions: ParsableArguments {
+    @Option(help: "Seconds of load.") var duration = 10
+    @Option(help: "Logins (or grants) in flight at once.") var concurrency = 32
+    @OptionGroup var target: TargetOptions
+    @Flag(help: "Print one JSON object.") var json = false
+
+    /// These options again as arguments, for another benchmark's parser.
+    var arguments: [String] {
+        var arguments = ["--duration", String(duration), "--concurrency", String(concurrency)]
+        if let url = target.url { arguments += ["--url", url] }
+        if let dataDir = target.dataDir { arguments += ["--data-dir", dataDir] }
+        if let database = target.database { arguments += ["--database", database] }
+        return arguments + ["--instances", String(target.instances)]
+    }
+}
+
+/// A benchmark that drives servers over HTTP and prints a ``Report``.
+protocol LoadBenchmark: AsyncParsableCommand {
+    var load: LoadOptions { get }
+    /// Runs the benchmark and returns its figures.
+    func measure() async throws -> Report
+}
+
+extension LoadBenchmark {
+    func run() async throws {
+        let report = try await measure()
+        print(load.json ? try report.json() : report.text)
+    }
+}
+
+/// The shape every HTTP benchmark shares: measure the bound, start the servers, prepare the
+/// operation, warm up for a second, then measure with every process's CPU watched.
+enum HTTPBench {
+    /// One login (or grant) a worker repeats; false for a failed try.
+    typealias Operation = @Sendable (_ worker: Int, _ index: Int) async throws -> Bool
+
+    static func measure(
+        kind: String, _ load: LoadOptions, prepare: (BenchTarget) async throws -> Operation
+    ) async throws -> Report {
+        let (options, concurrency, duration) = (load.target, load.concurrency, load.duration)
+        var report = Report(
+            rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
+            duration: duration)
+        report.kind = kind
+        let target = try await BenchTarget.start(
+            options, environment: OTPLoginBench.environment, concurrency: concurrency, report: &report)
+        do {
+            let operation = try await prepare(target)
+            let runner = { (seconds: Int) in LoadRunner(concurrency: concurrency, duration: .seconds(seconds)) }
+            _ = try await runner(1).run(operation)  // warm-up: connections, caches
+            let watch = CPUWatch(serverIDs: target.servers.map(\.process.processIdentifier))
+            let result = try await runner(duration).run(operation)
+            report.record(result, cpu: watch.finish())
+        } catch {
+            try? await target.stop(removeDirectory: options.ownsDirectory)
+            throw error
+        }
+        try await target.stop(removeDirectory: options.ownsDirectory)
+        return report
+    }
+}
