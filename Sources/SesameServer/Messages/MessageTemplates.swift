@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import Synchronization
 public import SesameCore
 
 /// Chooses and fills message templates. For each part of a message the template is an
@@ -11,6 +12,9 @@ public struct MessageTemplates: Sendable {
     let storage: any MessageTemplateRepository
     /// The default language of each connection's messages (`connections.NAME.language`).
     let defaultLanguages: [String: String]
+    /// Templates already parsed: parsing the layout for every message was a quarter of a
+    /// login's server time (docs/performance.md).
+    private let parsed = ParsedTemplates()
 
     /// The language every chain ends in.
     static let fallbackLanguage = "en"
@@ -85,7 +89,7 @@ public struct MessageTemplates: Sendable {
                 let resolved = resolve(
                     name, language: language, scopes: scopes, connection: content.connection, overrides: overrides)
             else { throw MessageTemplateError.unknownName(name) }
-            return try MessageTemplateSyntax.parse(resolved.source, name: name)
+            return try parsed.template(resolved.source, name: name)
         }
         var library = MustacheLibrary()
         if !MessageTemplateNames.isText(name) {
@@ -109,5 +113,24 @@ public struct MessageTemplates: Sendable {
         values["code"] = content.code
         values["link"] = content.link
         return values
+    }
+}
+
+/// Parsed templates by name and source, so an operator's new override is parsed once and an
+/// unchanged one never again.
+final class ParsedTemplates: Sendable {
+    private let templates = Mutex<[String: MustacheTemplate]>([:])
+    /// Overrides come and go; past this many sources the cache starts afresh.
+    private let limit = 512
+
+    func template(_ source: String, name: String) throws -> MustacheTemplate {
+        let key = name + "\u{0}" + source
+        if let template = templates.withLock({ $0[key] }) { return template }
+        let template = try MessageTemplateSyntax.parse(source, name: name)
+        templates.withLock { templates in
+            if templates.count >= limit { templates.removeAll() }
+            templates[key] = template
+        }
+        return template
     }
 }
