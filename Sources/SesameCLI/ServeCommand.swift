@@ -23,6 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
+        MallocTuning.apply()
         var flags = storage.flags
         flags["port"] = port.map(String.init)
         flags["host"] = host

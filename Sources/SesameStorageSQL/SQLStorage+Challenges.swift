@@ -30,18 +30,37 @@ extension SQLStorage: ChallengeRepository {
     }
 
     public func registerAttempt(connection: String, recipient: String, at: Date) async throws -> Challenge? {
+        try await executor.write { db in try await Self.countAttempt(connection: connection, recipient: recipient, at: at, db) }
+    }
+
+    public func attemptChallenge(
+        connection: String, recipient: String, at: Date, consumeIf accept: @escaping @Sendable (Challenge) -> Bool
+    ) async throws -> ChallengeAttempt? {
+        // Two statements in one write, not one transaction: the attempt is committed even when
+        // the consumption loses a race or fails.
         try await executor.write { db in
-            // The MAX(seq) guard keeps older challenges dead even if two starts raced.
-            try await db.raw(
-                """
-                UPDATE challenges SET attempts = attempts + 1
-                WHERE seq = (SELECT MAX(seq) FROM challenges WHERE connection = \(bind: connection)
-                             AND recipient = \(bind: recipient))
-                AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) AND attempts < max_attempts
-                RETURNING *
-                """
-            ).first().map(Self.challenge(from:))
+            guard let challenge = try await Self.countAttempt(connection: connection, recipient: recipient, at: at, db) else {
+                return nil
+            }
+            let consumed = accept(challenge) ? try await Self.consume(id: challenge.id, at: at, db) : false
+            return ChallengeAttempt(challenge: challenge, consumed: consumed)
         }
+    }
+
+    /// Counts one attempt against the recipient's newest live challenge and returns it.
+    private static func countAttempt(connection: String, recipient: String, at: Date, _ db: any SQLDatabase) async throws
+        -> Challenge?
+    {
+        // The MAX(seq) guard keeps older challenges dead even if two starts raced.
+        try await db.raw(
+            """
+            UPDATE challenges SET attempts = attempts + 1
+            WHERE seq = (SELECT MAX(seq) FROM challenges WHERE connection = \(bind: connection)
+                         AND recipient = \(bind: recipient))
+            AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) AND attempts < max_attempts
+            RETURNING *
+            """
+        ).first().map(Self.challenge(from:))
     }
 
     public func newestChallenge(connection: String, recipient: String) async throws -> Challenge? {
@@ -63,14 +82,16 @@ extension SQLStorage: ChallengeRepository {
     }
 
     public func consumeChallenge(id: String, at: Date) async throws -> Bool {
-        try await executor.write { db in
-            try await db.raw(
-                """
-                UPDATE challenges SET consumed_at = \(bind: at.sqlValue)
-                WHERE id = \(bind: id) AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) RETURNING id
-                """
-            ).first() != nil
-        }
+        try await executor.write { db in try await Self.consume(id: id, at: at, db) }
+    }
+
+    private static func consume(id: String, at: Date, _ db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            UPDATE challenges SET consumed_at = \(bind: at.sqlValue)
+            WHERE id = \(bind: id) AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) RETURNING id
+            """
+        ).first() != nil
     }
 
     public func deleteExpiredChallenges(before date: Date) async throws -> Int {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SesameServer
 
 /// The options every HTTP benchmark takes.
 struct LoadOptions: ParsableArguments {
@@ -41,6 +42,9 @@ enum HTTPBench {
     static func measure(
         kind: String, _ load: LoadOptions, prepare: (BenchTarget) async throws -> Operation
     ) async throws -> Report {
+        // The load generator shares the cores with the servers: it keeps its freed memory
+        // as the servers do, so its allocator churn does not take from them.
+        MallocTuning.apply()
         let (options, concurrency, duration) = (load.target, load.concurrency, load.duration)
         var report = Report(
             rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
@@ -55,6 +59,7 @@ enum HTTPBench {
             let watch = CPUWatch(serverIDs: target.servers.map(\.process.processIdentifier))
             let result = try await runner(duration).run(operation)
             report.record(result, cpu: watch.finish())
+            report.peakRSSBytes = target.servers.first?.peakResidentBytes
         } catch {
             try? await target.stop(removeDirectory: options.ownsDirectory)
             throw error

@@ -10,6 +10,8 @@ struct Report: Encodable {
     var rsa2048SignsPerSecond: Double
     var ratio = 0.0
     var idleRSSBytes: Int?
+    /// The first server's most resident memory, by the end of the measured run.
+    var peakRSSBytes: Int?
     var readyMilliseconds: Double?
     var failures = 0
     var logins = 0
@@ -47,6 +49,7 @@ struct Report: Encodable {
     enum CodingKeys: String, CodingKey {
         case loginsPerSecond = "logins_per_second", p50Milliseconds = "p50_ms", p99Milliseconds = "p99_ms"
         case rsa2048SignsPerSecond = "rsa2048_signs_per_second", ratio, idleRSSBytes = "idle_rss_bytes"
+        case peakRSSBytes = "peak_rss_bytes"
         case readyMilliseconds = "ready_ms", failures, logins, concurrency, duration = "duration_s", cores, server, kind
         case instances, database, loadGeneratorCPUCores = "load_generator_cpu_cores", serverCPUCores = "server_cpu_cores"
         case loadGeneratorSaturated = "load_generator_saturated"
@@ -61,6 +64,7 @@ struct Report: Encodable {
         try container.encode(rsa2048SignsPerSecond, forKey: .rsa2048SignsPerSecond)
         try container.encode(ratio, forKey: .ratio)
         try container.encodeIfPresent(idleRSSBytes, forKey: .idleRSSBytes)
+        try container.encodeIfPresent(peakRSSBytes, forKey: .peakRSSBytes)
         try container.encodeIfPresent(readyMilliseconds, forKey: .readyMilliseconds)
         try container.encode(failures, forKey: .failures)
         try container.encode(logins, forKey: .logins)
@@ -89,7 +93,8 @@ struct Report: Encodable {
             latency p50 \(f(p50Milliseconds, 2)) ms, p99 \(f(p99Milliseconds, 2)) ms
             RSA-2048 signing bound (\(cores) cores, same run): \(f(rsa2048SignsPerSecond)) /s
             ratio to the bound: \(f(ratio * 100)) %
-            idle RSS: \(idleRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a")
+            idle RSS: \(idleRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a"), \
+            peak RSS under load: \(peakRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a")
             start to ready on restart: \(readyMilliseconds.map { f($0) + " ms" } ?? "n/a")
             server: \(server) x \(instances) on \(database)
             CPU during the run: servers \(f(serverCPUCores, 2)) cores, load generator \(f(loadGeneratorCPUCores, 2)) cores\

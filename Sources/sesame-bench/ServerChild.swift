@@ -14,6 +14,7 @@ struct ServerChild: AsyncParsableCommand {
     @Option var port = 0
 
     func run() async throws {
+        MallocTuning.apply()
         var logger = Logger(label: "sesame")
         logger.logLevel = .warning
         let flags = ["data_dir": dataDir, "port": String(port)]

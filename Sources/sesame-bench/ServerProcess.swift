@@ -27,10 +27,16 @@ final class ServerProcess {
         readyMilliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
     }
 
-    /// Resident memory of the server process (Linux /proc).
-    var residentBytes: Int {
+    /// Resident memory of the server process now (Linux /proc).
+    var residentBytes: Int { status("VmRSS:") }
+
+    /// The most resident memory the server process has had since it started.
+    var peakResidentBytes: Int { status("VmHWM:") }
+
+    /// A size field of /proc/PID/status, in bytes.
+    private func status(_ field: String) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix(field) } ?? ""
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 

@@ -72,6 +72,40 @@ public protocol ChallengeRepository: Sendable {
     func consumeChallenge(id: String, at: Date) async throws -> Bool
     /// Deletes challenges that expired before `date`; returns how many.
     func deleteExpiredChallenges(before date: Date) async throws -> Int
+    /// ``registerAttempt(connection:recipient:at:)`` and, when `accept` approves the counted
+    /// challenge, ``consumeChallenge(id:at:)``, as one storage operation (a login's code check
+    /// is one round trip). The attempt stays counted whatever follows. Nil when no live
+    /// challenge was there to count against.
+    func attemptChallenge(
+        connection: String, recipient: String, at: Date, consumeIf accept: @escaping @Sendable (Challenge) -> Bool
+    ) async throws -> ChallengeAttempt?
+}
+
+/// A counted attempt: the challenge with its new count, and whether this attempt consumed it.
+public struct ChallengeAttempt: Sendable {
+    /// The challenge after the attempt was counted.
+    public var challenge: Challenge
+    /// True when `accept` approved it and this caller won the consumption.
+    public var consumed: Bool
+
+    /// Creates an attempt's outcome.
+    public init(challenge: Challenge, consumed: Bool) {
+        self.challenge = challenge
+        self.consumed = consumed
+    }
+}
+
+extension ChallengeRepository {
+    /// The two operations one after the other, for stores that cannot do better.
+    public func attemptChallenge(
+        connection: String, recipient: String, at: Date, consumeIf accept: @escaping @Sendable (Challenge) -> Bool
+    ) async throws -> ChallengeAttempt? {
+        guard let challenge = try await registerAttempt(connection: connection, recipient: recipient, at: at) else {
+            return nil
+        }
+        let consumed = accept(challenge) ? try await consumeChallenge(id: challenge.id, at: at) : false
+        return ChallengeAttempt(challenge: challenge, consumed: consumed)
+    }
 }
 
 /// Authorization codes and refresh tokens.

@@ -1,7 +1,7 @@
 import Foundation
 import Mustache
-import Synchronization
 public import SesameCore
+import Synchronization
 
 /// Chooses and fills message templates. For each part of a message the template is an
 /// operator's override for the application, else for the connection, else for every

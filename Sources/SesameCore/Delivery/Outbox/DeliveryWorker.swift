@@ -18,6 +18,9 @@ public final class DeliveryWorker: Sendable {
     let owner: String
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
+    /// Counts ``wakeUp()`` calls, so a drain claims again only when something was queued
+    /// since its last claim (or that claim was full): an empty claim is a write.
+    private let queued = Atomic<Int>(0)
 
     init(
         storage: any SesameStorage, handlers: [String: any DeliveryHandler], seal: PayloadSeal,
@@ -36,6 +39,7 @@ public final class DeliveryWorker: Sendable {
 
     /// Asks the running worker to look at the queue now (something was just queued here).
     public func wakeUp() {
+        queued.add(1, ordering: .relaxed)
         wake.yield()
     }
 
@@ -66,8 +70,15 @@ public final class DeliveryWorker: Sendable {
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.renewLeases(of: sending) }
             var (tried, inFlight) = (0, 0)
+            var (seen, mayHaveMore) = (queued.load(ordering: .relaxed), true)
             while !Task.isCancelled {
-                let claimed = inFlight < settings.batchSize ? await claim(upTo: settings.batchSize - inFlight) : []
+                let wanted = settings.batchSize - inFlight
+                var claimed: [QueuedDelivery] = []
+                if wanted > 0 && (mayHaveMore || queued.load(ordering: .relaxed) != seen) {
+                    seen = queued.load(ordering: .relaxed)
+                    claimed = await claim(upTo: wanted)
+                    mayHaveMore = claimed.count == wanted
+                }
                 for delivery in claimed {
                     sending.ids.withLock { _ = $0.insert(delivery.id) }
                     group.addTask {
@@ -77,8 +88,8 @@ public final class DeliveryWorker: Sendable {
                 }
                 (tried, inFlight) = (tried + claimed.count, inFlight + claimed.count)
                 if claimed.isEmpty {
-                    // Nothing more to claim now: wait for a send to end (it may have freed a
-                    // retry that is due), or stop when none is left.
+                    // Nothing more to claim now: wait for a send to end, or stop when none is
+                    // left. A retry a send schedules is due later, and found by the next poll.
                     guard inFlight > 0, await group.next() != nil else { break }
                     inFlight -= 1
                 }

@@ -66,12 +66,9 @@ extension LinkRequests {
     private func refuse(
         _ request: LinkRequest, credentials: PasswordlessCredentials, ip: String?, reason: String
     ) async throws {
-        let (connection, _, challenge) = try await passwordless.check(
-            credentials, clientID: request.clientID, challengeID: request.challengeID)
+        _ = try await passwordless.check(
+            credentials, clientID: request.clientID, challengeID: request.challengeID, consume: true)
         let now = clock.now()
-        guard try await storage.consumeChallenge(id: challenge.id, at: now) else {
-            throw passwordless.wrongCode(connection, detail: "challenge already consumed")
-        }
         _ = try await storage.transitionLinkRequest(id: request.id, from: .pending, to: .denied, userID: nil, at: now)
         await coordinator.audit(
             .linkRequestDenied, client: request.clientID, ip: ip, detail: "link request \(request.id): \(reason)")

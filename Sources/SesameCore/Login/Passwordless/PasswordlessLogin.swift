@@ -35,10 +35,8 @@ public struct PasswordlessLogin: Sendable {
     /// - Parameter challengeID: the challenge the secret must belong to, when the caller knows it
     ///   (a ``LinkRequest``'s link): any other live secret of the recipient fails the same way.
     func consume(_ credentials: PasswordlessCredentials, clientID: String, challengeID: String? = nil) async throws -> User {
-        let (connection, recipient, challenge) = try await check(credentials, clientID: clientID, challengeID: challengeID)
-        guard try await storage.consumeChallenge(id: challenge.id, at: clock.now()) else {
-            throw wrongCode(connection, detail: "challenge already consumed")
-        }
+        let (connection, recipient, _) = try await check(
+            credentials, clientID: clientID, challengeID: challengeID, consume: true)
         return try await candidateUser(connection: connection, recipient: recipient)
     }
 
@@ -50,8 +48,10 @@ public struct PasswordlessLogin: Sendable {
         try await storage.refundAttempt(challengeID: challenge.id)
     }
 
+    /// Counts an attempt and checks the secret against the recipient's newest challenge; with
+    /// `consume`, a right secret also consumes it in the same storage operation.
     func check(
-        _ credentials: PasswordlessCredentials, clientID: String?, challengeID: String? = nil
+        _ credentials: PasswordlessCredentials, clientID: String?, challengeID: String? = nil, consume: Bool = false
     ) async throws -> (Connection, String, Challenge) {
         let connection = try await requireConnection(credentials.connection, parameter: "realm")
         guard let username = credentials.username else {
@@ -62,9 +62,16 @@ public struct PasswordlessLogin: Sendable {
         let budget = FailureBudget(storage: storage, rules: settings.failureBudget, key: "\(connection.name):\(recipient)")
         try await budget.check(at: clock.now())
         // Counted first, in its own statement: a guess that loses a race still costs an attempt.
+        let hasher = hasher
+        let accepted: @Sendable (Challenge) -> Bool = { challenge in
+            hasher.matches(code, stored: challenge.secretHash, purpose: .challenge)
+                && (clientID.map { challenge.clientID == $0 } ?? true) && (challengeID.map { challenge.id == $0 } ?? true)
+        }
         guard
-            let challenge = try await storage.registerAttempt(connection: connection.name, recipient: recipient, at: clock.now())
+            let attempt = try await storage.attemptChallenge(
+                connection: connection.name, recipient: recipient, at: clock.now(), consumeIf: { consume && accepted($0) })
         else { throw try await deadCode(connection, recipient: recipient) }
+        let challenge = attempt.challenge
         guard hasher.matches(code, stored: challenge.secretHash, purpose: .challenge) else {
             await coordinator.audit(.otpFailed, detail: "\(connection.name) attempt \(challenge.attempts)")
             if try await budget.spend(at: clock.now()) {
@@ -82,6 +89,7 @@ public struct PasswordlessLogin: Sendable {
         if let challengeID, challenge.id != challengeID {
             throw wrongCode(connection, detail: "secret of another challenge than \(challengeID)")
         }
+        if consume && !attempt.consumed { throw wrongCode(connection, detail: "challenge already consumed") }
         return (connection, recipient, challenge)
     }
 
