@@ -103,6 +103,8 @@ enum SupportChecks {
             try await expect(try await store.hit(key: "ip:2", windowStart: window) == 1, "keys are independent")
         },
         ConformanceCheck("outbox keeps the newest messages; audit log is ordered") { store, clock in
+            let start = try await store.outboxMessages(after: nil, limit: 10)
+            try await expect(start.messages.isEmpty, "a follower starts after the newest message")
             for index in 0..<5 {
                 try await store.addOutboxMessage(
                     OutboxMessage(
@@ -114,6 +116,11 @@ enum SupportChecks {
             try await expect(try await store.recentOutboxMessages(limit: 10, recipient: "x@y.z").isEmpty, "filter by recipient")
             try await expect(
                 try await store.recentOutboxMessages(limit: 1, recipient: "a@b.c").map(\.id) == ["m4"], "newest to a@b.c")
+            let first = try await store.outboxMessages(after: start.cursor, limit: 2)
+            try await expect(first.messages.map(\.id) == ["m2", "m3"], "followed oldest first, from those kept")
+            let rest = try await store.outboxMessages(after: first.cursor, limit: 10)
+            try await expect(rest.messages.map(\.id) == ["m4"], "then on from the cursor")
+            try await expect(try await store.outboxMessages(after: rest.cursor, limit: 10).messages.isEmpty, "nothing new")
             try await store.recordAudit(AuditEvent(type: "login", detail: "one", at: clock.now()))
             try await store.recordAudit(AuditEvent(type: "login", detail: "two", at: clock.now()))
             try await expect(try await store.recentAuditEvents(limit: 1).map(\.detail) == ["two"], "newest audit event first")

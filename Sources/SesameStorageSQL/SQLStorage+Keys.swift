@@ -95,14 +95,29 @@ extension SQLStorage: EventRepository {
     public func recentOutboxMessages(limit: Int, recipient: String?) async throws -> [OutboxMessage] {
         try await executor.read { db in
             let filter: SQLQueryString = recipient.map { "WHERE recipient = \(bind: $0)" } ?? ""
-            return try await db.raw("SELECT * FROM outbox \(filter) ORDER BY seq DESC LIMIT \(bind: limit)").all().map { row in
-                OutboxMessage(
-                    id: try row.string("id"), channel: try row.string("channel"), recipient: try row.string("recipient"),
-                    code: try row.optionalString("code"), link: try row.optionalString("link"),
-                    subject: try row.optionalString("subject"), body: try row.string("body"),
-                    createdAt: try row.date("created_at"))
-            }
+            return try await db.raw("SELECT * FROM outbox \(filter) ORDER BY seq DESC LIMIT \(bind: limit)").all()
+                .map(Self.outboxMessage(from:))
         }
+    }
+
+    public func outboxMessages(after cursor: Int64?, limit: Int) async throws -> (messages: [OutboxMessage], cursor: Int64) {
+        try await executor.read { db in
+            guard let cursor else {
+                let newest = try await db.raw("SELECT MAX(seq) AS seq FROM outbox").first()
+                return ([], try newest?.decode(column: "seq", as: Int64?.self) ?? 0)
+            }
+            let rows = try await db.raw("SELECT * FROM outbox WHERE seq > \(bind: cursor) ORDER BY seq LIMIT \(bind: limit)")
+                .all()
+            let last = try rows.last.map { try $0.decode(column: "seq", as: Int64.self) } ?? cursor
+            return (try rows.map(Self.outboxMessage(from:)), last)
+        }
+    }
+
+    private static func outboxMessage(from row: any SQLRow) throws -> OutboxMessage {
+        OutboxMessage(
+            id: try row.string("id"), channel: try row.string("channel"), recipient: try row.string("recipient"),
+            code: try row.optionalString("code"), link: try row.optionalString("link"),
+            subject: try row.optionalString("subject"), body: try row.string("body"), createdAt: try row.date("created_at"))
     }
 
     public func recordAudit(_ event: AuditEvent) async throws {

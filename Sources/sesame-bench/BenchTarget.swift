@@ -39,6 +39,8 @@ struct BenchTarget {
     let database: SQLStorage
     let clientID: String
     let client: HTTPClient
+    /// The codes the servers send, as they arrive.
+    let codes: CodeFeed
 
     /// The first server.
     var base: String { bases[0] }
@@ -74,7 +76,8 @@ struct BenchTarget {
         return BenchTarget(
             bases: options.url.map { [$0] } ?? servers.map { "http://127.0.0.1:\($0.port)" }, directory: directory,
             servers: servers, database: database, clientID: clientID,
-            client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
+            client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration),
+            codes: try await CodeFeed(outbox: database))
     }
 
     static func openDatabase(_ options: TargetOptions, directory: String) async throws -> SQLStorage {

@@ -36,12 +36,14 @@ struct BenchDevice: Sendable {
 
     /// Signs each user in once with an email code (outside the measured time) and registers a key.
     static func enroll(count: Int, target: BenchTarget) async throws -> [BenchDevice] {
-        let generator = LoadGenerator(bases: target.bases, clientID: target.clientID, outbox: target.database)
+        let generator = LoadGenerator(bases: target.bases, clientID: target.clientID, codes: target.codes)
         let issuer = try await Self.issuer(target: target)
         var devices: [BenchDevice] = []
         for index in 0..<count {
             let email = "device-\(index)-\(UInt32.random(in: 0...UInt32.max))@example.com"
-            guard let body = try await generator.signIn(email: email, scope: "openid", client: target.client),
+            guard
+                let body = try await generator.signIn(
+                    email: email, scope: "openid create:current_user_device_credentials", client: target.client),
                 let tokens = try? JSONDecoder().decode([String: JSONField].self, from: Data(body)),
                 case .text(let accessToken)? = tokens["access_token"]
             else { throw BenchError("enrolment sign-in failed for \(email)") }

@@ -12,8 +12,8 @@ import SesameStorageSQL
 struct LoadGenerator {
     let bases: [String]
     let clientID: String
-    /// Where codes are read from: the server's own database (the console outbox).
-    let outbox: SQLStorage
+    /// Where codes come from: the servers' console outbox, followed.
+    let codes: CodeFeed
 
     /// One complete login; false when any step fails.
     func login(email: String, route: Int, client: HTTPClient) async throws -> Bool {
@@ -26,21 +26,13 @@ struct LoadGenerator {
         let (first, second) = (bases[route % bases.count], bases[(route + 1) % bases.count])
         let start = ["client_id": clientID, "connection": "email", "email": email, "send": "code"]
         guard try await BenchHTTP.post(first + "/passwordless/start", start, client: client).status == .ok else { return nil }
-        guard let code = try await code(for: email) else { return nil }
+        guard let code = await codes.code(for: email) else { return nil }
         let token = [
             "grant_type": GrantType.passwordlessOTP, "client_id": clientID, "realm": "email", "username": email,
             "otp": code, "scope": scope,
         ]
         let response = try await BenchHTTP.post(second + "/oauth/token", token, client: client)
         return response.status == .ok ? response.body : nil
-    }
-
-    private func code(for email: String) async throws -> String? {
-        for _ in 0..<200 {
-            if let code = try await outbox.recentOutboxMessages(limit: 1, recipient: email).first?.code { return code }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        return nil
     }
 }
 

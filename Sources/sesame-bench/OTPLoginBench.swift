@@ -17,7 +17,7 @@ struct OTPLoginBench: LoadBenchmark {
 
     func measure() async throws -> Report {
         try await HTTPBench.measure(kind: "email-code", load) { target in
-            let generator = LoadGenerator(bases: target.bases, clientID: target.clientID, outbox: target.database)
+            let generator = LoadGenerator(bases: target.bases, clientID: target.clientID, codes: target.codes)
             let client = target.client
             return { worker, index in
                 try await generator.login(

@@ -33,7 +33,7 @@ struct RefreshBench: LoadBenchmark {
 
     /// Signs `count` users in with an email code and `offline_access` (outside the measured time).
     private static func signIn(count: Int, target: BenchTarget) async throws -> RefreshTokens {
-        let generator = LoadGenerator(bases: target.bases, clientID: target.clientID, outbox: target.database)
+        let generator = LoadGenerator(bases: target.bases, clientID: target.clientID, codes: target.codes)
         var tokens: [String] = []
         for index in 0..<count {
             let email = "refresh-\(index)-\(UInt32.random(in: 0...UInt32.max))@example.com"
