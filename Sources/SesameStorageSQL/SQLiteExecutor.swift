@@ -13,10 +13,12 @@ final class SQLiteExecutor: SQLExecutor {
     private let writer: SQLiteHandle
     private let readers: [SQLiteDirectDatabase]
     private let batches: GroupCommitWriter
+    private let checkpointer: SQLiteCheckpointer?
     private let next = Atomic<Int>(0)
 
-    private init(writer: SQLiteHandle, readers: [SQLiteHandle], logger: Logger) {
+    private init(writer: SQLiteHandle, readers: [SQLiteHandle], checkpointer: SQLiteCheckpointer?, logger: Logger) {
         self.writer = writer
+        self.checkpointer = checkpointer
         self.batches = GroupCommitWriter(database: SQLiteDirectDatabase(handle: writer, logger: logger))
         self.readers = readers.map { SQLiteDirectDatabase(handle: $0, logger: logger) }
     }
@@ -25,12 +27,15 @@ final class SQLiteExecutor: SQLExecutor {
     /// A reader is held only for one statement, so a few serve every core.
     static func open(path: String?, readerCount: Int = 4, logger: Logger) async throws -> SQLiteExecutor {
         let writer = try SQLiteHandle(path: path)
-        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"] {
-            try writer.run(pragma, []) { _ in }
-        }
+        var pragmas = ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"]
+        // A file's log is checkpointed by SQLiteCheckpointer, off the writer.
+        if path != nil { pragmas.append("PRAGMA wal_autocheckpoint=0") }
+        for pragma in pragmas { try writer.run(pragma, []) { _ in } }
         // An in-memory database is private to its connection, so it gets no readers.
         let readers = try path.map { path in try (0..<readerCount).map { _ in try SQLiteHandle(path: path) } } ?? []
-        return SQLiteExecutor(writer: writer, readers: readers, logger: logger)
+        return SQLiteExecutor(
+            writer: writer, readers: readers, checkpointer: try path.map { try SQLiteCheckpointer(path: $0) },
+            logger: logger)
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -54,6 +59,7 @@ final class SQLiteExecutor: SQLExecutor {
     }
 
     func shutdown() async throws {
+        checkpointer?.stop()
         writer.close()
         for reader in readers { reader.handle.close() }
     }
