@@ -36,7 +36,8 @@ enum DeliveryChecks {
                 id: "c1", connection: "email", recipient: "ana@example.com", clientID: "app", kind: .code,
                 secretHash: Array(repeating: 1, count: 32), maxAttempts: 3, createdAt: now,
                 expiresAt: now.addingTimeInterval(300))
-            try await store.createChallenge(challenge, delivery: delivery("d1", at: now))
+            try await store.createChallenge(
+                challenge, delivery: delivery("d1", at: now), audit: AuditEvent(type: "code_sent", detail: "d1", at: now))
             try await expect(
                 try await store.newestChallenge(connection: "email", recipient: "ana@example.com")?.id == "c1",
                 "the challenge is stored")
@@ -46,11 +47,15 @@ enum DeliveryChecks {
             var again = challenge
             again.id = "c2"
             do {
-                try await store.createChallenge(again, delivery: delivery("d1", at: now))
+                try await store.createChallenge(
+                    again, delivery: delivery("d1", at: now), audit: AuditEvent(type: "code_sent", detail: "d2", at: now))
             } catch {}
             try await expect(
                 try await store.newestChallenge(connection: "email", recipient: "ana@example.com")?.id == "c1",
                 "a failed message insert leaves no challenge behind")
+            try await expect(
+                try await store.recentAuditEvents(limit: 10).map(\.detail) == ["d1"],
+                "the sending is audited with its challenge, and not when the challenge is not stored")
         },
         ConformanceCheck("deliveries: a claim leases due rows once, counts an attempt, and skips leased and future ones") {
             store, clock in

@@ -53,6 +53,16 @@ enum SecurityChecks {
             try await expect(try await store.count(key: "fail:x", windowStart: window) == 2, "two")
             try await expect(try await store.count(key: "fail:x", windowStart: window + 3600) == 0, "another window")
         },
+        ConformanceCheck("rate limits: a series of counters stops at the first over its limit") { store, clock in
+            let window = clock.now()
+            let series = [
+                RateLimitCounter(key: "ip:1", windowStart: window, limit: 1),
+                RateLimitCounter(key: "to:ana", windowStart: window, limit: 5),
+            ]
+            try await expect(try await store.hit(series) == [1, 1], "both counted while under their limits")
+            try await expect(try await store.hit(series) == [2], "the first over its limit stops the series")
+            try await expect(try await store.count(key: "to:ana", windowStart: window) == 1, "the second was not counted")
+        },
         ConformanceCheck("sweep: removes expired rows of every kind and keeps live ones") { store, clock in
             let start = clock.now()
             try await store.createChallenge(Fixture.challenge(recipient: "old@example.com", at: start))

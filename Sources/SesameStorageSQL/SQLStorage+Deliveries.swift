@@ -3,10 +3,11 @@ import SQLKit
 public import SesameCore
 
 extension SQLStorage: DeliveryRepository {
-    public func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery) async throws {
+    public func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery, audit: AuditEvent?) async throws {
         try await executor.transaction { db in
             try await Self.insertChallenge(challenge, db)
             try await Self.insertDelivery(delivery, db)
+            if let audit { try await Self.insertAudit(audit, db) }
         }
     }
 

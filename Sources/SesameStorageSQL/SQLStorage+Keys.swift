@@ -54,19 +54,32 @@ extension SQLStorage: KeyRepository {
 
 extension SQLStorage: RateLimitRepository {
     public func hit(key: String, windowStart: Date) async throws -> Int {
+        try await executor.write { db in try await Self.hit(key: key, windowStart: windowStart, db) }
+    }
+
+    public func hit(_ counters: [RateLimitCounter]) async throws -> [Int] {
         try await executor.write { db in
-            let row = try await db.raw(
-                """
-                INSERT INTO rate_limits (key, window_start, count) VALUES (\(bind: key), \(bind: windowStart.sqlValue), 1)
-                ON CONFLICT (key) DO UPDATE SET
-                  count = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
-                  window_start = excluded.window_start
-                RETURNING count
-                """
-            ).first()
-            guard let row else { throw StorageError.unavailable("rate limit upsert returned no row") }
-            return try row.int("count")
+            var counts: [Int] = []
+            for counter in counters {
+                counts.append(try await Self.hit(key: counter.key, windowStart: counter.windowStart, db))
+                if counts[counts.count - 1] > counter.limit { break }
+            }
+            return counts
         }
+    }
+
+    private static func hit(key: String, windowStart: Date, _ db: any SQLDatabase) async throws -> Int {
+        let row = try await db.raw(
+            """
+            INSERT INTO rate_limits (key, window_start, count) VALUES (\(bind: key), \(bind: windowStart.sqlValue), 1)
+            ON CONFLICT (key) DO UPDATE SET
+              count = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
+              window_start = excluded.window_start
+            RETURNING count
+            """
+        ).first()
+        guard let row else { throw StorageError.unavailable("rate limit upsert returned no row") }
+        return try row.int("count")
     }
 
     public func count(key: String, windowStart: Date) async throws -> Int {
@@ -121,15 +134,18 @@ extension SQLStorage: EventRepository {
     }
 
     public func recordAudit(_ event: AuditEvent) async throws {
-        try await executor.write { db in
-            try await db.raw(
-                """
-                INSERT INTO audit_events (type, user_id, client_id, ip, detail, at) VALUES (\(bind: event.type),
-                \(bind: event.userID), \(bind: event.clientID), \(bind: event.ip), \(bind: event.detail),
-                \(bind: event.at.sqlValue))
-                """
-            ).run()
-        }
+        try await executor.write { db in try await Self.insertAudit(event, db) }
+    }
+
+    /// Appends `event` inside the caller's write.
+    static func insertAudit(_ event: AuditEvent, _ db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO audit_events (type, user_id, client_id, ip, detail, at) VALUES (\(bind: event.type),
+            \(bind: event.userID), \(bind: event.clientID), \(bind: event.ip), \(bind: event.detail),
+            \(bind: event.at.sqlValue))
+            """
+        ).run()
     }
 
     public func recentAuditEvents(limit: Int) async throws -> [AuditEvent] {

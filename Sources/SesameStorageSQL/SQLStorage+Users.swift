@@ -90,23 +90,36 @@ extension SQLStorage: UserRepository {
     }
 
     public func recordLogin(_ newUser: User, at: Date) async throws -> User {
-        try await executor.write { db in
-            // One statement: concurrent first logins of one address create one user.
-            let row = try await Self.insert(
-                newUser, into: db,
-                suffix: """
-                    ON CONFLICT (connection, identifier) DO UPDATE SET logins_count = users.logins_count + 1,
-                    last_login = \(at.sqlValue), updated_at = \(at.sqlValue)
-                    RETURNING \(Self.userColumns)
-                    """,
-                login: at)
-            guard let row else { throw StorageError.unavailable("recordLogin returned no row") }
-            return try Self.user(from: row)
+        try await executor.write { db in try await Self.recordLogin(newUser, at: at, db) }
+    }
+
+    public func recordLogin(_ newUser: User, at: Date, audit: @escaping @Sendable (User) -> [AuditEvent]) async throws
+        -> User
+    {
+        try await executor.transaction { db in
+            let user = try await Self.recordLogin(newUser, at: at, db)
+            for event in audit(user) { try await Self.insertAudit(event, db) }
+            return user
         }
     }
 
+    private static func recordLogin(_ newUser: User, at: Date, _ db: any SQLDatabase) async throws -> User {
+        // One statement: concurrent first logins of one address create one user. The time is
+        // bound, not written into the SQL: one statement text for every login, prepared once.
+        let row = try await Self.insert(
+            newUser, into: db,
+            suffix: """
+                ON CONFLICT (connection, identifier) DO UPDATE SET logins_count = users.logins_count + 1,
+                last_login = \(bind: at.sqlValue), updated_at = \(bind: at.sqlValue)
+                RETURNING \(unsafeRaw: Self.userColumns)
+                """,
+            login: at)
+        guard let row else { throw StorageError.unavailable("recordLogin returned no row") }
+        return try Self.user(from: row)
+    }
+
     @discardableResult
-    static func insert(_ user: User, into db: any SQLDatabase, suffix: String, login: Date? = nil) async throws
+    static func insert(_ user: User, into db: any SQLDatabase, suffix: SQLQueryString, login: Date? = nil) async throws
         -> (any SQLRow)?
     {
         try await db.raw(
@@ -117,7 +130,7 @@ extension SQLStorage: UserRepository {
             \(bind: user.blocked.sqlValue), \(bind: user.createdAt.sqlValue), \(bind: (login ?? user.updatedAt).sqlValue),
             \(bind: (login ?? user.lastLogin)?.sqlValue), \(bind: login == nil ? user.loginsCount : 1),
             \(bind: user.tokensValidAfter?.sqlValue), \(bind: try jsonText(user.userMetadata ?? [:])),
-            \(bind: try jsonText(user.appMetadata ?? [:]))) \(unsafeRaw: suffix)
+            \(bind: try jsonText(user.appMetadata ?? [:]))) \(suffix)
             """
         ).first()
     }

@@ -15,20 +15,33 @@ struct AuditLog: Sendable {
 
     /// Appends an event; a failure to audit is logged, never fatal to the request.
     func record(_ type: AuditEventType, user: String? = nil, client: String? = nil, ip: String? = nil, detail: String) async {
-        func bounded(_ text: String?) -> String? { text.map { String($0.prefix(Self.maxField)) } }
-        let event = AuditEvent(
-            type: type.rawValue, userID: bounded(user), clientID: bounded(client), ip: bounded(ip),
-            detail: bounded(detail) ?? "", at: clock.now())
-        SesameMetrics.login(for: type, detail: detail)
+        let event = event(type, user: user, client: client, ip: ip, detail: detail, at: clock.now())
         do {
             try await storage.recordAudit(event)
         } catch {
             logger.error("audit write failed", metadata: ["type": "\(type.rawValue)", "error": "\(error)"])
         }
+        await published(event)
+    }
+
+    /// The event as it is stored: every field bounded.
+    func event(
+        _ type: AuditEventType, user: String? = nil, client: String? = nil, ip: String? = nil, detail: String, at: Date
+    ) -> AuditEvent {
+        func bounded(_ text: String?) -> String? { text.map { String($0.prefix(Self.maxField)) } }
+        return AuditEvent(
+            type: type.rawValue, userID: bounded(user), clientID: bounded(client), ip: bounded(ip),
+            detail: bounded(detail) ?? "", at: at)
+    }
+
+    /// What follows an event written (by ``record(_:user:client:ip:detail:)``, or by a storage
+    /// operation that wrote it with its own rows): its metrics and its webhook calls.
+    func published(_ event: AuditEvent) async {
+        if let type = AuditEventType(rawValue: event.type) { SesameMetrics.login(for: type, detail: event.detail) }
         do {
             try await WebhookEvents(storage: storage, clock: clock, random: random).emit(event)
         } catch {
-            logger.error("webhook event not queued", metadata: ["type": "\(type.rawValue)", "error": "\(error)"])
+            logger.error("webhook event not queued", metadata: ["type": "\(event.type)", "error": "\(error)"])
         }
     }
 }

@@ -14,16 +14,24 @@ struct LoginCoordinator: Sendable {
     /// - Throws: `user is blocked` for a blocked user.
     func recordLogin(_ candidate: User, method: LoginMethod, clientID: String, ip: String?) async throws -> User {
         let now = clock.now()
-        let user = try await storage.recordLogin(candidate, at: now)
-        guard !user.blocked else {
-            await audit(.loginRefused, user: user.userID, client: clientID, ip: ip, detail: "\(method.rawValue): user is blocked")
-            throw SesameError.userBlocked
+        let log = AuditLog(storage: storage, clock: clock, logger: logger)
+        // The events are written in the login's own transaction: one storage operation.
+        let events: @Sendable (User) -> [AuditEvent] = { user in
+            Self.events(of: user, method: method).map {
+                log.event($0.type, user: user.userID, client: clientID, ip: ip, detail: $0.detail, at: now)
+            }
         }
-        if user.loginsCount == 1 {
-            await audit(.userCreated, user: user.userID, client: clientID, ip: ip, detail: "\(method.rawValue) signup")
-        }
-        await audit(.login, user: user.userID, client: clientID, ip: ip, detail: method.rawValue)
+        let user = try await storage.recordLogin(candidate, at: now, audit: events)
+        for event in events(user) { await log.published(event) }
+        guard !user.blocked else { throw SesameError.userBlocked }
         return user
+    }
+
+    /// What a recorded login is audited as: refused for a blocked user, else a login, after
+    /// the user's creation on their first.
+    static func events(of user: User, method: LoginMethod) -> [(type: AuditEventType, detail: String)] {
+        guard !user.blocked else { return [(.loginRefused, "\(method.rawValue): user is blocked")] }
+        return (user.loginsCount == 1 ? [(.userCreated, "\(method.rawValue) signup")] : []) + [(.login, method.rawValue)]
     }
 
     /// Records the login and issues tokens for it.

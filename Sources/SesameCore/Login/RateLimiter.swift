@@ -18,20 +18,48 @@ public struct RateLimiter: Sendable {
         let window = Self.window(rule, at: now)
         let count = try await storage.hit(key: key, windowStart: window.startDate)
         let status = RateLimitStatus(limit: rule.limit, remaining: max(0, rule.limit - count), resetEpochSeconds: window.end)
-        guard count <= rule.limit else {
-            SesameMetrics.rateLimited(key: key)
-            throw SesameError(
-                .tooManyRequests, .tooManyRequests,
-                "Too many requests. Try again after \(window.end - now.epochSeconds) seconds.",
-                rateLimit: status, logDetail: "rate limit \(key)")
-        }
+        guard count <= rule.limit else { throw exceeded(key, status, window, now) }
         return status
+    }
+
+    /// The 429 for `key`, counted in the metrics.
+    private func exceeded(
+        _ key: String, _ status: RateLimitStatus, _ window: (start: Int64, end: Int64, startDate: Date), _ now: Date
+    ) -> SesameError {
+        SesameMetrics.rateLimited(key: key)
+        return SesameError(
+            .tooManyRequests, .tooManyRequests, "Too many requests. Try again after \(window.end - now.epochSeconds) seconds.",
+            rateLimit: status, logDetail: "rate limit \(key)")
+    }
+
+    /// Counts one hit for each of `limits` in order, in one storage operation; the first limit
+    /// exceeded stops the series (later counters are not hit) and is thrown.
+    /// - Returns: each counter's state after the hit.
+    @discardableResult
+    public func hit(_ limits: [(key: String, rule: RateLimitRule)], at now: Date) async throws -> [RateLimitStatus] {
+        let windows = limits.map { Self.window($0.rule, at: now) }
+        let counts = try await storage.hit(
+            zip(limits, windows).map { RateLimitCounter(key: $0.key, windowStart: $1.startDate, limit: $0.rule.limit) })
+        var statuses: [RateLimitStatus] = []
+        for (index, count) in counts.enumerated() {
+            let (limit, window) = (limits[index], windows[index])
+            let status = RateLimitStatus(
+                limit: limit.rule.limit, remaining: max(0, limit.rule.limit - count), resetEpochSeconds: window.end)
+            guard count <= limit.rule.limit else { throw exceeded(limit.key, status, window, now) }
+            statuses.append(status)
+        }
+        return statuses
     }
 
     /// Counts one hit for the client at `ip` under `rule`: `scope` names what is limited.
     @discardableResult
     public func hit(_ scope: String, ip: String, rule: RateLimitRule, at now: Date) async throws -> RateLimitStatus {
-        try await hit("\(scope):ip:\(Self.clientKey(ip))", rule: rule, at: now)
+        try await hit(Self.key(scope, ip: ip), rule: rule, at: now)
+    }
+
+    /// The counter key of `scope` for the client at `ip`.
+    public static func key(_ scope: String, ip: String) -> String {
+        "\(scope):ip:\(clientKey(ip))"
     }
 
     /// The counter key of a client address: an IPv6 client is counted per /64, because one

@@ -6,7 +6,8 @@ public import Foundation
 public protocol DeliveryRepository: Sendable {
     /// Stores a challenge and the delivery that carries its secret in one transaction: a
     /// challenge is never stored without its message, nor a message without its challenge.
-    func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery) async throws
+    /// `audit` (the event that records the sending) is written in the same transaction.
+    func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery, audit: AuditEvent?) async throws
     /// Stores deliveries (webhook calls) in one transaction.
     func enqueueDeliveries(_ deliveries: [QueuedDelivery]) async throws
     /// Leases up to `limit` pending deliveries due at `now` whose lease (if any) has run out,

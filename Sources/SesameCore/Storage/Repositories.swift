@@ -25,6 +25,9 @@ public protocol UserRepository: Sendable {
     /// (connection, identifier), otherwise bumps the existing user's count. Two concurrent
     /// first logins therefore create one user.
     func recordLogin(_ newUser: User, at: Date) async throws -> User
+    /// ``recordLogin(_:at:)``, and the audit events `audit` makes of the recorded user
+    /// appended in the same transaction.
+    func recordLogin(_ newUser: User, at: Date, audit: @escaping @Sendable (User) -> [AuditEvent]) async throws -> User
 }
 
 /// OAuth clients.
@@ -167,6 +170,24 @@ public protocol RateLimitRepository: Sendable {
     func hit(key: String, windowStart: Date) async throws -> Int
     /// The count of `key` in the window starting at `windowStart`, without adding a hit.
     func count(key: String, windowStart: Date) async throws -> Int
+    /// ``hit(key:windowStart:)`` for each counter in order, in one storage operation,
+    /// stopping after the first whose count passes its limit (later ones are not counted).
+    /// Returns the counts of the counters hit.
+    func hit(_ counters: [RateLimitCounter]) async throws -> [Int]
+}
+
+/// One fixed-window counter to add a hit to, with the limit that stops a series of hits.
+public struct RateLimitCounter: Sendable {
+    public var key: String
+    public var windowStart: Date
+    public var limit: Int
+
+    /// Creates a counter.
+    public init(key: String, windowStart: Date, limit: Int) {
+        self.key = key
+        self.windowStart = windowStart
+        self.limit = limit
+    }
 }
 
 /// Removal of what has expired, so unauthenticated writes cannot grow the database without

@@ -13,8 +13,13 @@ extension PasswordlessLogin {
         let mode = try sendMode(request.send, connection)
         let now = clock.now()
         let limiter = RateLimiter(storage: storage)
-        let status = try await limiter.hit("start", ip: request.ip, rule: settings.startLimitPerIP, at: now)
-        try await limiter.hit("start:to:\(connection.name):\(recipient)", rule: settings.startLimitPerRecipient, at: now)
+        // Both counters in one storage operation; the recipient's is not counted once the
+        // address is over its limit.
+        let status = try await limiter.hit(
+            [
+                (RateLimiter.key("start", ip: request.ip), settings.startLimitPerIP),
+                ("start:to:\(connection.name):\(recipient)", settings.startLimitPerRecipient),
+            ], at: now)[0]
         if connection.strategy == .sms { try await checkSMSBudget(recipient, limiter: limiter, at: now) }
         try requireProvider(connection)
         let secret = mode == .code ? random.digits(max(connection.codeLength, Connection.minimumCodeLength)) : random.token(32)
@@ -31,11 +36,14 @@ extension PasswordlessLogin {
             request: request, lifetime: lifetime)
         let queued = try outbox.message(
             content, deadline: challenge.expiresAt, suppressed: !(try await shouldDeliver(to: recipient, connection)))
-        try await storage.createChallenge(challenge, delivery: queued)
-        SesameMetrics.codeIssued(connection: connection.name, kind: mode == .code ? "code" : "link")
-        await coordinator.audit(
+        // The sending is audited in the challenge's own transaction: one storage operation.
+        let log = AuditLog(storage: storage, clock: clock, logger: coordinator.logger)
+        let sent = log.event(
             mode == .code ? .codeSent : .linkSent, client: application.clientID, ip: request.ip,
-            detail: "\(connection.name) to \(recipient)")
+            detail: "\(connection.name) to \(recipient)", at: now)
+        try await storage.createChallenge(challenge, delivery: queued, audit: sent)
+        SesameMetrics.codeIssued(connection: connection.name, kind: mode == .code ? "code" : "link")
+        await log.published(sent)
         await outbox.queued()
         return PasswordlessStartResult(
             id: challenge.id, connection: connection.strategy, recipient: recipient, clientID: application.clientID,
