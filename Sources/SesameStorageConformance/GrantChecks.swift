@@ -117,9 +117,10 @@ enum SupportChecks {
             try await expect(
                 try await store.recentOutboxMessages(limit: 1, recipient: "a@b.c").map(\.id) == ["m4"], "newest to a@b.c")
             let first = try await store.outboxMessages(after: start.cursor, limit: 2)
-            try await expect(first.messages.map(\.id) == ["m2", "m3"], "followed oldest first, from those kept")
+            try await expect(first.messages.map(\.message.id) == ["m2", "m3"], "followed oldest first, from those kept")
+            try await expect(first.cursor == first.messages[1].number, "the cursor is the last number read")
             let rest = try await store.outboxMessages(after: first.cursor, limit: 10)
-            try await expect(rest.messages.map(\.id) == ["m4"], "then on from the cursor")
+            try await expect(rest.messages.map(\.message.id) == ["m4"], "then on from the cursor")
             try await expect(try await store.outboxMessages(after: rest.cursor, limit: 10).messages.isEmpty, "nothing new")
             try await store.recordAudit(AuditEvent(type: "login", detail: "one", at: clock.now()))
             try await store.recordAudit(AuditEvent(type: "login", detail: "two", at: clock.now()))

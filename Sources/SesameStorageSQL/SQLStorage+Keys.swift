@@ -113,7 +113,9 @@ extension SQLStorage: EventRepository {
         }
     }
 
-    public func outboxMessages(after cursor: Int64?, limit: Int) async throws -> (messages: [OutboxMessage], cursor: Int64) {
+    public func outboxMessages(after cursor: Int64?, limit: Int) async throws -> (
+        messages: [(number: Int64, message: OutboxMessage)], cursor: Int64
+    ) {
         try await executor.read { db in
             guard let cursor else {
                 let newest = try await db.raw("SELECT MAX(seq) AS seq FROM outbox").first()
@@ -121,8 +123,8 @@ extension SQLStorage: EventRepository {
             }
             let rows = try await db.raw("SELECT * FROM outbox WHERE seq > \(bind: cursor) ORDER BY seq LIMIT \(bind: limit)")
                 .all()
-            let last = try rows.last.map { try $0.decode(column: "seq", as: Int64.self) } ?? cursor
-            return (try rows.map(Self.outboxMessage(from:)), last)
+            let messages = try rows.map { (try $0.decode(column: "seq", as: Int64.self), try Self.outboxMessage(from: $0)) }
+            return (messages, messages.last?.0 ?? cursor)
         }
     }
 

@@ -16,40 +16,70 @@ final class CodeFeed: Sendable {
     /// Shared by the follower task and the waiting logins.
     private final class Shared: Sendable {
         let state = Mutex(State())
+
+        /// Gives `code` to the login waiting for it, or keeps it for the login to come.
+        func hand(_ code: String, to recipient: String) {
+            let waiter = state.withLock { state in
+                guard let waiter = state.waiting.removeValue(forKey: recipient) else {
+                    state.codes[recipient] = code
+                    return nil as CheckedContinuation<String?, Never>?
+                }
+                return waiter
+            }
+            waiter?.resume(returning: code)
+        }
     }
 
     private let shared = Shared()
     private let follower: Task<Void, Never>
+    private let outbox: SQLStorage
 
     /// Starts following `outbox` from its newest message on.
     init(outbox: SQLStorage) async throws {
         let start = try await outbox.outboxMessages(after: nil, limit: 1).cursor
+        self.outbox = outbox
         let shared = self.shared
-        follower = Task {
-            var cursor = start
-            while !Task.isCancelled {
-                guard let page = try? await outbox.outboxMessages(after: cursor, limit: 500) else { continue }
-                cursor = page.cursor
-                for message in page.messages {
-                    guard let code = message.code else { continue }
-                    let waiter = shared.state.withLock { state in
-                        guard let waiter = state.waiting.removeValue(forKey: message.recipient) else {
-                            state.codes[message.recipient] = code
-                            return nil as CheckedContinuation<String?, Never>?
-                        }
-                        return waiter
-                    }
-                    waiter?.resume(returning: code)
-                }
-                if page.messages.count < 500 { try? await Task.sleep(for: .milliseconds(1)) }
+        follower = Task { await Self.follow(outbox, from: start, into: shared) }
+    }
+
+    /// Reads the outbox every millisecond and hands out the codes. A number skipped (its
+    /// transaction had not committed yet) is read again until it appears or a second passes.
+    private static func follow(_ outbox: SQLStorage, from start: Int64, into shared: Shared) async {
+        var cursor = start
+        var skipped: [Int64: ContinuousClock.Instant] = [:]
+        while !Task.isCancelled {
+            let from = min(cursor, (skipped.keys.min() ?? cursor + 1) - 1)
+            guard let page = try? await outbox.outboxMessages(after: from, limit: 500) else { continue }
+            let numbers = Set(page.messages.map(\.number))
+            for (number, message) in page.messages where number > cursor || skipped[number] != nil {
+                skipped[number] = nil
+                if let code = message.code { shared.hand(code, to: message.recipient) }
             }
+            if page.cursor > cursor {
+                for number in (cursor + 1)..<page.cursor where !numbers.contains(number) { skipped[number] = .now }
+                cursor = page.cursor
+            }
+            skipped = skipped.filter { ContinuousClock.now - $0.value < .seconds(1) }
+            if page.messages.count < 500 { try? await Task.sleep(for: .milliseconds(1)) }
         }
     }
 
     deinit { follower.cancel() }
 
-    /// The code sent to `recipient`, waiting up to `timeout` for it to arrive.
-    func code(for recipient: String, timeout: Duration = .seconds(2)) async -> String? {
+    /// The code sent to `recipient`. The follower may step over a message: on PostgreSQL a
+    /// transaction can commit a lower sequence number after a higher one was read. A code not
+    /// seen within 100 ms is so looked up for its recipient, until 2 s have passed.
+    func code(for recipient: String) async -> String? {
+        if let code = await followed(recipient, timeout: .milliseconds(100)) { return code }
+        for _ in 0..<190 {
+            if let code = try? await outbox.recentOutboxMessages(limit: 1, recipient: recipient).first?.code { return code }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    /// The code for `recipient` from the follower, waiting up to `timeout` for it.
+    private func followed(_ recipient: String, timeout: Duration) async -> String? {
         let timer = Task { [shared] in
             try? await Task.sleep(for: timeout)
             shared.state.withLock { $0.waiting.removeValue(forKey: recipient) }?.resume(returning: nil)

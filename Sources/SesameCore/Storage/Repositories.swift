@@ -215,10 +215,14 @@ public protocol EventRepository: Sendable {
     func addOutboxMessage(_ message: OutboxMessage, keep: Int) async throws
     /// The newest outbox messages first, optionally only those to `recipient`.
     func recentOutboxMessages(limit: Int, recipient: String?) async throws -> [OutboxMessage]
-    /// Up to `limit` outbox messages added after `cursor`, oldest first, and the cursor to read
-    /// on from; a nil cursor starts after the newest message. One reader can so follow every
-    /// message as it arrives (a load generator, a tail of the outbox).
-    func outboxMessages(after cursor: Int64?, limit: Int) async throws -> (messages: [OutboxMessage], cursor: Int64)
+    /// Up to `limit` outbox messages numbered after `cursor`, in number order, each with its
+    /// number, and the cursor to read on from; a nil cursor starts after the newest message.
+    /// One reader can so follow the messages as they arrive (a load generator, a tail of the
+    /// outbox). On PostgreSQL a message may commit after one numbered higher was read: a
+    /// follower watches for the numbers it skipped.
+    func outboxMessages(after cursor: Int64?, limit: Int) async throws -> (
+        messages: [(number: Int64, message: OutboxMessage)], cursor: Int64
+    )
     /// Appends an audit event.
     func recordAudit(_ event: AuditEvent) async throws
     /// The newest audit events first.
