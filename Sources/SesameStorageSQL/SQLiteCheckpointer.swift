@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -12,6 +13,9 @@ final class SQLiteCheckpointer: Sendable {
     private let handle: SQLiteHandle
     private let interval: TimeInterval
     private let running = Atomic<Bool>(true)
+    /// Signalled to end the wait between checkpoints at once, and when the thread is done.
+    private let wake = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
 
     /// Starts checkpointing the database at `path` every `interval` seconds.
     init(path: String, interval: TimeInterval = 0.5) throws {
@@ -22,17 +26,21 @@ final class SQLiteCheckpointer: Sendable {
         thread.start()
     }
 
-    /// Stops the thread after its current checkpoint; it then closes its connection.
+    /// Stops the thread and waits until it has closed its connection, so the connection that
+    /// closes last (which folds the log into the file and removes it) is the caller's.
     func stop() {
         running.store(false, ordering: .relaxed)
+        wake.signal()
+        done.wait()
     }
 
     private func loop() {
         while running.load(ordering: .relaxed) {
-            Thread.sleep(forTimeInterval: interval)
+            _ = wake.wait(timeout: .now() + interval)
             // A busy or failed checkpoint is retried on the next round; the log only grows meanwhile.
             try? handle.run("PRAGMA wal_checkpoint(PASSIVE)", []) { _ in }
         }
         handle.close()
+        done.signal()
     }
 }

@@ -28,8 +28,9 @@ final class SQLiteExecutor: SQLExecutor {
     static func open(path: String?, readerCount: Int = 4, logger: Logger) async throws -> SQLiteExecutor {
         let writer = try SQLiteHandle(path: path)
         var pragmas = ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"]
-        // A file's log is checkpointed by SQLiteCheckpointer, off the writer.
-        if path != nil { pragmas.append("PRAGMA wal_autocheckpoint=0") }
+        // A file's log is checkpointed by SQLiteCheckpointer, off the writer; once checkpointed
+        // it is cut back to 64 MB, so a burst of writes does not leave a large file behind.
+        if path != nil { pragmas += ["PRAGMA wal_autocheckpoint=0", "PRAGMA journal_size_limit=67108864"] }
         for pragma in pragmas { try writer.run(pragma, []) { _ in } }
         // An in-memory database is private to its connection, so it gets no readers.
         let readers = try path.map { path in try (0..<readerCount).map { _ in try SQLiteHandle(path: path) } } ?? []
