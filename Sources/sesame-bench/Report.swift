@@ -27,7 +27,7 @@ struct Report: Encodable {
     var serverCPUCores = 0.0
     /// Whether the load generator used (nearly) a whole core: the figure may then be the
     /// generator's limit rather than the server's.
-    var loadGeneratorSaturated: Bool { loadGeneratorCPUCores >= 0.9 }
+    var loadGeneratorSaturated = false
 
     init(rsa2048SignsPerSecond: Double, concurrency: Int, duration: Int) {
         self.rsa2048SignsPerSecond = rsa2048SignsPerSecond
@@ -37,6 +37,7 @@ struct Report: Encodable {
 
     mutating func record(_ result: LoadRunner.Result, cpu: (generator: Double, servers: Double)) {
         loadGeneratorCPUCores = cpu.generator
+        loadGeneratorSaturated = cpu.generator >= 0.9
         serverCPUCores = cpu.servers
         logins = result.latencies.count
         failures = result.failures
@@ -53,30 +54,6 @@ struct Report: Encodable {
         case readyMilliseconds = "ready_ms", failures, logins, concurrency, duration = "duration_s", cores, server, kind
         case instances, database, loadGeneratorCPUCores = "load_generator_cpu_cores", serverCPUCores = "server_cpu_cores"
         case loadGeneratorSaturated = "load_generator_saturated"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(loginsPerSecond, forKey: .loginsPerSecond)
-        try container.encode(p50Milliseconds, forKey: .p50Milliseconds)
-        try container.encode(p99Milliseconds, forKey: .p99Milliseconds)
-        try container.encode(rsa2048SignsPerSecond, forKey: .rsa2048SignsPerSecond)
-        try container.encode(ratio, forKey: .ratio)
-        try container.encodeIfPresent(idleRSSBytes, forKey: .idleRSSBytes)
-        try container.encodeIfPresent(peakRSSBytes, forKey: .peakRSSBytes)
-        try container.encodeIfPresent(readyMilliseconds, forKey: .readyMilliseconds)
-        try container.encode(failures, forKey: .failures)
-        try container.encode(logins, forKey: .logins)
-        try container.encode(concurrency, forKey: .concurrency)
-        try container.encode(duration, forKey: .duration)
-        try container.encode(cores, forKey: .cores)
-        try container.encode(server, forKey: .server)
-        try container.encode(instances, forKey: .instances)
-        try container.encode(database, forKey: .database)
-        try container.encode(loadGeneratorCPUCores, forKey: .loadGeneratorCPUCores)
-        try container.encode(serverCPUCores, forKey: .serverCPUCores)
-        try container.encode(loadGeneratorSaturated, forKey: .loadGeneratorSaturated)
     }
 
     func json() throws -> String {

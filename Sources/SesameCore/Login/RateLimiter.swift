@@ -15,11 +15,7 @@ public struct RateLimiter: Sendable {
     /// - Throws: a 429 ``SesameError`` carrying the state when the limit is exceeded.
     @discardableResult
     public func hit(_ key: String, rule: RateLimitRule, at now: Date) async throws -> RateLimitStatus {
-        let window = Self.window(rule, at: now)
-        let count = try await storage.hit(key: key, windowStart: window.startDate)
-        let status = RateLimitStatus(limit: rule.limit, remaining: max(0, rule.limit - count), resetEpochSeconds: window.end)
-        guard count <= rule.limit else { throw exceeded(key, status, window, now) }
-        return status
+        try await hit([(key, rule)], at: now)[0]
     }
 
     /// The 429 for `key`, counted in the metrics.

@@ -98,19 +98,6 @@ public struct ChallengeAttempt: Sendable {
     }
 }
 
-extension ChallengeRepository {
-    /// The two operations one after the other, for stores that cannot do better.
-    public func attemptChallenge(
-        connection: String, recipient: String, at: Date, consumeIf accept: @escaping @Sendable (Challenge) -> Bool
-    ) async throws -> ChallengeAttempt? {
-        guard let challenge = try await registerAttempt(connection: connection, recipient: recipient, at: at) else {
-            return nil
-        }
-        let consumed = accept(challenge) ? try await consumeChallenge(id: challenge.id, at: at) : false
-        return ChallengeAttempt(challenge: challenge, consumed: consumed)
-    }
-}
-
 /// Authorization codes and refresh tokens.
 public protocol GrantRepository: Sendable {
     /// Stores an authorization code.
