@@ -23,6 +23,7 @@ public func buildApplication(
             SweeperService(sweeper: runtime.sesame.sweeper), DeliveryService(worker: runtime.sesame.outbox.worker),
         ] + metricsListener(runtime),
         onServerRunning: { channel in await onReady(channel.localAddress?.port ?? configuration.port) },
+        eventLoopGroupProvider: .shared(HTTPThreads.group(configuration.httpThreads)),
         logger: runtime.logger)
 }
 

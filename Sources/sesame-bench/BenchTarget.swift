@@ -39,6 +39,8 @@ struct BenchTarget {
     let database: SQLStorage
     let clientID: String
     let client: HTTPClient
+    /// The thread the client's connections and the measured workers run on.
+    let executor: LoopExecutor
     /// The codes the servers send, as they arrive.
     let codes: CodeFeed
 
@@ -73,11 +75,20 @@ struct BenchTarget {
         }
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
+        let executor = LoopExecutor()
         return BenchTarget(
             bases: options.url.map { [$0] } ?? servers.map { "http://127.0.0.1:\($0.port)" }, directory: directory,
             servers: servers, database: database, clientID: clientID,
-            client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration),
+            client: HTTPClient(eventLoopGroupProvider: .shared(executor.group), configuration: configuration),
+            executor: executor,
             codes: try await CodeFeed(outbox: database))
+    }
+
+    /// One set of connections (one to each server) for each of `count` measured workers.
+    func connections(count: Int) async throws -> [BenchConnections] {
+        var connections: [BenchConnections] = []
+        for _ in 0..<count { connections.append(try await BenchConnections(bases: bases, loop: executor.loop)) }
+        return connections
     }
 
     static func openDatabase(_ options: TargetOptions, directory: String) async throws -> SQLStorage {
@@ -90,6 +101,7 @@ struct BenchTarget {
     /// Closes the client and database, stops the servers and removes a directory it made.
     func stop(removeDirectory: Bool) async throws {
         try await client.shutdown()
+        try await executor.shutdown()
         try await database.shutdown()
         for server in servers { server.stop() }
         if removeDirectory { try? FileManager.default.removeItem(atPath: directory) }

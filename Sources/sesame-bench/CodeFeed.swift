@@ -6,7 +6,10 @@ import Synchronization
 /// Codes from the console outbox for the load generator's logins: one task follows the
 /// outbox (a read each millisecond, whatever the concurrency) and hands each code to the
 /// login waiting for it. Polling per login instead made the generator's own CPU grow with
-/// the concurrency and take the cores from the server it measures.
+/// the concurrency and take the cores from the server it measures. With no login waiting
+/// and nothing new, the follower sleeps until a login asks: the refresh and device-key
+/// benchmarks need codes only to enrol, and a reader polling through their load cost the
+/// generator a tenth of a core.
 final class CodeFeed: Sendable {
     private struct State {
         var codes: [String: String] = [:]
@@ -33,18 +36,25 @@ final class CodeFeed: Sendable {
     private let shared = Shared()
     private let follower: Task<Void, Never>
     private let outbox: SQLStorage
+    /// Wakes a sleeping follower when a login starts waiting.
+    private let wake: AsyncStream<Void>.Continuation
 
     /// Starts following `outbox` from its newest message on.
     init(outbox: SQLStorage) async throws {
         let start = try await outbox.outboxMessages(after: nil, limit: 1).cursor
         self.outbox = outbox
         let shared = self.shared
-        follower = Task { await Self.follow(outbox, from: start, into: shared) }
+        let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.wake = wake
+        follower = Task { await Self.follow(outbox, from: start, into: shared, wakeups: wakeups) }
     }
 
     /// Reads the outbox every millisecond and hands out the codes. A number skipped (its
     /// transaction had not committed yet) is read again until it appears or a second passes.
-    private static func follow(_ outbox: SQLStorage, from start: Int64, into shared: Shared) async {
+    private static func follow(_ outbox: SQLStorage, from start: Int64, into shared: Shared, wakeups: AsyncStream<Void>)
+        async
+    {
+        var wakeup = wakeups.makeAsyncIterator()
         var cursor = start
         var skipped: [Int64: ContinuousClock.Instant] = [:]
         while !Task.isCancelled {
@@ -60,11 +70,17 @@ final class CodeFeed: Sendable {
                 cursor = page.cursor
             }
             skipped = skipped.filter { ContinuousClock.now - $0.value < .seconds(1) }
-            if page.messages.count < 500 { try? await Task.sleep(for: .milliseconds(1)) }
+            if page.messages.count < 500 {
+                let idle = skipped.isEmpty && page.messages.isEmpty && shared.state.withLock { $0.waiting.isEmpty }
+                if idle { _ = await wakeup.next() } else { try? await Task.sleep(for: .milliseconds(1)) }
+            }
         }
     }
 
-    deinit { follower.cancel() }
+    deinit {
+        follower.cancel()
+        wake.finish()
+    }
 
     /// The code sent to `recipient`. The follower may step over a message: on PostgreSQL a
     /// transaction can commit a lower sequence number after a higher one was read. A code not
@@ -93,7 +109,7 @@ final class CodeFeed: Sendable {
                 }
                 return code
             }
-            if let arrived { continuation.resume(returning: arrived) }
+            if let arrived { continuation.resume(returning: arrived) } else { wake.yield() }
         }
     }
 }

@@ -21,8 +21,11 @@ struct DeviceKeyBench: LoadBenchmark {
     func measure() async throws -> Report {
         try await HTTPBench.measure(kind: "device-key", load) { target in
             let devices = try await BenchDevice.enroll(count: load.concurrency, target: target)
-            let (base, clientID, client) = (target.base, target.clientID, target.client)
-            return { worker, _ in try await devices[worker].login(base: base, clientID: clientID, client: client) }
+            let (base, clientID) = (target.base, target.clientID)
+            let connections = try await target.connections(count: load.concurrency)
+            return { worker, _ in
+                try await devices[worker].login(base: base, clientID: clientID, client: connections[worker])
+            }
         }
     }
 }
@@ -82,7 +85,7 @@ struct BenchDevice: Sendable {
     }
 
     /// One complete login: a fresh assertion (new jti), exchanged for tokens.
-    func login(base: String, clientID: String, client: HTTPClient) async throws -> Bool {
+    func login(base: String, clientID: String, client: some BenchPoster) async throws -> Bool {
         let body = [
             "grant_type": GrantType.jwtBearer, "client_id": clientID, "assertion": try assertion(),
             "scope": "openid profile email",

@@ -54,7 +54,9 @@ enum HTTPBench {
             options, environment: OTPLoginBench.environment, concurrency: concurrency, report: &report)
         do {
             let operation = try await prepare(target)
-            let runner = { (seconds: Int) in LoadRunner(concurrency: concurrency, duration: .seconds(seconds)) }
+            let runner = { (seconds: Int) in
+                LoadRunner(concurrency: concurrency, duration: .seconds(seconds), executor: target.executor)
+            }
             _ = try await runner(1).run(operation)  // warm-up: connections, caches
             let watch = CPUWatch(serverIDs: target.servers.map(\.process.processIdentifier))
             let result = try await runner(duration).run(operation)

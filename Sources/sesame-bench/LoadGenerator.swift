@@ -16,13 +16,13 @@ struct LoadGenerator {
     let codes: CodeFeed
 
     /// One complete login; false when any step fails.
-    func login(email: String, route: Int, client: HTTPClient) async throws -> Bool {
+    func login(email: String, route: Int, client: some BenchPoster) async throws -> Bool {
         try await signIn(email: email, scope: "openid profile email", route: route, client: client) != nil
     }
 
     /// One complete login, returning the token response body (nil when any step fails).
     /// - Parameter route: which server starts the login; the next one finishes it.
-    func signIn(email: String, scope: String, route: Int = 0, client: HTTPClient) async throws -> [UInt8]? {
+    func signIn(email: String, scope: String, route: Int = 0, client: some BenchPoster) async throws -> [UInt8]? {
         let (first, second) = (bases[route % bases.count], bases[(route + 1) % bases.count])
         let start = ["client_id": clientID, "connection": "email", "email": email, "send": "code"]
         guard try await BenchHTTP.post(first + "/passwordless/start", start, client: client).status == .ok else { return nil }
@@ -39,16 +39,10 @@ struct LoadGenerator {
 /// JSON POSTs for the load generators.
 enum BenchHTTP {
     static func post(
-        _ url: String, _ body: some Encodable, headers: [(String, String)] = [], client: HTTPClient
-    ) async throws -> (status: HTTPResponseStatus, body: [UInt8]) {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/json")
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
-        let response = try await client.execute(request, timeout: .seconds(10))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
-        return (response.status, Array(bytes.readableBytesView))
+        _ url: String, _ body: some Encodable, headers: [(String, String)] = [], client: some BenchPoster
+    ) async throws -> BenchResponse {
+        try await client.send(
+            url, body: Array(try JSONEncoder().encode(body)), headers: [("content-type", "application/json")] + headers)
     }
 }
 

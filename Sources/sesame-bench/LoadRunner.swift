@@ -5,6 +5,8 @@ import Foundation
 struct LoadRunner {
     let concurrency: Int
     let duration: Duration
+    /// Where the workers run: the load generator's connection thread.
+    let executor: LoopExecutor
 
     struct Result {
         var latencies: [Double] = []
@@ -18,7 +20,7 @@ struct LoadRunner {
         let deadline = started + duration
         var result = try await withThrowingTaskGroup(of: Result.self) { group in
             for worker in 0..<concurrency {
-                group.addTask { try await Self.loop(worker: worker, until: deadline, operation) }
+                group.addTask(executorPreference: executor) { try await Self.loop(worker: worker, until: deadline, operation) }
             }
             return try await group.reduce(into: Result()) { total, part in
                 total.latencies += part.latencies

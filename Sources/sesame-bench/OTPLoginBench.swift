@@ -18,11 +18,11 @@ struct OTPLoginBench: LoadBenchmark {
     func measure() async throws -> Report {
         try await HTTPBench.measure(kind: "email-code", load) { target in
             let generator = LoadGenerator(bases: target.bases, clientID: target.clientID, codes: target.codes)
-            let client = target.client
+            let connections = try await target.connections(count: load.concurrency)
             return { worker, index in
                 try await generator.login(
                     email: "bench-\(worker)-\(index)-\(UInt32.random(in: 0...UInt32.max))@example.com", route: worker + index,
-                    client: client)
+                    client: connections[worker])
             }
         }
     }

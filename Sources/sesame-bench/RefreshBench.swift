@@ -17,10 +17,11 @@ struct RefreshBench: LoadBenchmark {
     func measure() async throws -> Report {
         try await HTTPBench.measure(kind: "refresh", load) { target in
             let sessions = try await Self.signIn(count: load.concurrency, target: target)
-            let (base, clientID, client) = (target.base, target.clientID, target.client)
+            let (base, clientID) = (target.base, target.clientID)
+            let connections = try await target.connections(count: load.concurrency)
             return { worker, _ in
                 let body = ["grant_type": "refresh_token", "client_id": clientID, "refresh_token": sessions.token(worker)]
-                let response = try await BenchHTTP.post(base + "/oauth/token", body, client: client)
+                let response = try await BenchHTTP.post(base + "/oauth/token", body, client: connections[worker])
                 guard response.status == .ok,
                     let tokens = try? JSONDecoder().decode(TokenFields.self, from: Data(response.body)),
                     tokens.idToken != nil, let next = tokens.refreshToken

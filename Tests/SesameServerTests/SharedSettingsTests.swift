@@ -31,8 +31,23 @@ struct SharedSettingsTests {
     func localKeysIgnored() async throws {
         let configuration = try await ServerConfiguration.load(
             flags: ["data_dir": Self.directory], environment: [:],
-            stored: ["port": "9999", "database_url": "postgres://evil@attacker/db", "host": "0.0.0.0"])
+            stored: [
+                "port": "9999", "database_url": "postgres://evil@attacker/db", "host": "0.0.0.0", "http_threads": "64",
+            ])
         #expect(configuration.port == 3000 && configuration.databaseURL == nil && configuration.host == "127.0.0.1")
+        #expect(configuration.httpThreads == nil, "a thread count belongs to the instance's own machine")
+    }
+
+    @Test("http_threads: unset picks half the cores; a count is used; zero is refused")
+    func httpThreads() async throws {
+        let unset = try await ServerConfiguration.load(flags: ["data_dir": Self.directory], environment: [:])
+        #expect(unset.httpThreads == nil)
+        let set = try await ServerConfiguration.load(
+            flags: ["data_dir": Self.directory], environment: ["SESAME_HTTP_THREADS": "3"])
+        #expect(set.httpThreads == 3)
+        await #expect(throws: (any Error).self) {
+            try await ServerConfiguration.load(flags: ["data_dir": Self.directory], environment: ["SESAME_HTTP_THREADS": "0"])
+        }
     }
 
     @Test("unknown keys and invalid values are reported before anything is stored")

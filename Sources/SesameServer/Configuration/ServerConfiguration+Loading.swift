@@ -52,6 +52,7 @@ extension ServerConfiguration {
         configuration.trustProxy = values.bool("trust_proxy", default: false)
         configuration.trustedProxies = parseProxies(values)
         configuration.httpIdleTimeout = values.int("http_idle_timeout", default: 30, range: 1...3600)
+        configuration.httpThreads = values.optionalInt("http_threads", range: 1...1024)
         configuration.allowConsoleDelivery = values.bool("allow_console_delivery", default: false)
         configuration.logLevel = values.choice(
             "log_level", default: "info", among: ["trace", "debug", "info", "notice", "warning", "error", "critical"])

@@ -23,6 +23,9 @@ public import SesameCore
 ///   the rightmost forwarded address that is not a trusted proxy.
 /// - `http_idle_timeout` → `SESAME_HTTP_IDLE_TIMEOUT` (30 s): a connection without a complete
 ///   request for this long is closed (slow-header attacks hold no connection longer)
+/// - `http_threads` → `SESAME_HTTP_THREADS` (half the cores, at least one): the threads that
+///   read, parse and write connections; the others run the handlers, whose signatures are
+///   most of a login
 /// - `allow_console_delivery` → `SESAME_ALLOW_CONSOLE_DELIVERY` (false): a channel without a
 ///   provider prints its codes to the log only when Sesame listens on loopback or this is true;
 ///   otherwise that channel refuses to send
@@ -90,6 +93,8 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: [IPRange] = []
     /// Seconds a connection may stay without a complete request.
     public var httpIdleTimeout = 30
+    /// Threads for connection I/O and HTTP parsing; nil for half the cores.
+    public var httpThreads: Int?
     /// Whether a channel without a provider may print codes to the log on a non-loopback host.
     public var allowConsoleDelivery = false
     public var connections: [ConnectionOverride] = []

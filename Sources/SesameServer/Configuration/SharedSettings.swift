@@ -10,9 +10,10 @@ import Foundation
 /// (`sesame admin connections`).
 public enum SharedSettings {
     /// What belongs to each instance: where it listens, how it reaches the database, how
-    /// much it logs.
+    /// much it logs, how many threads its machine gives it.
     static let local: Set<String> = [
         "host", "port", "data_dir", "database", "database_url", "database_pool_size", "database_timeout", "log_level",
+        "http_threads",
     ]
 
     /// Every key that may be stored: every key the configuration reads, but the local ones
