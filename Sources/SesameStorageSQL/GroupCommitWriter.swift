@@ -29,10 +29,13 @@ final class GroupCommitWriter: Sendable {
     private let database: any SQLDatabase
     private let state = Mutex(State())
     private let maxBatch: Int
+    /// Runs after each batch has committed and answered, before the next one begins.
+    private let betweenBatches: @Sendable () -> Void
 
-    init(database: any SQLDatabase, maxBatch: Int = 128) {
+    init(database: any SQLDatabase, maxBatch: Int = 128, betweenBatches: @escaping @Sendable () -> Void = {}) {
         self.database = database
         self.maxBatch = maxBatch
+        self.betweenBatches = betweenBatches
     }
 
     /// Runs `body` in the next batch and returns its result once the batch has committed.
@@ -123,6 +126,7 @@ final class GroupCommitWriter: Sendable {
             return
         }
         for (job, result) in zip(batch, results) { job.complete(result) }
+        betweenBatches()
     }
 
     private func execute(_ job: Job, on db: any SQLDatabase) async -> Result<any Sendable, any Error> {

@@ -9,10 +9,20 @@ import Synchronization
 /// and every request queued behind it, waited for a disk sync. Here a passive checkpoint
 /// (which never blocks the writer or readers) runs on its own connection every `interval`,
 /// and the writer's automatic checkpoint is off.
+///
+/// A checkpoint made while the writer goes on never catches up with it, and SQLite starts the
+/// log over only when a write begins with the whole log copied: under steady load the log grew
+/// by 80 MB a second, without end, and every write to it went to newly allocated, zeroed
+/// blocks (a tenth of the server's CPU). So after each pass the writer, between two batches,
+/// copies the few frames written during the pass (``catchUp(with:)``), and its next
+/// transaction starts the log over.
 final class SQLiteCheckpointer: Sendable {
     private let handle: SQLiteHandle
     private let interval: TimeInterval
     private let running = Atomic<Bool>(true)
+    /// Passes completed, and the pass the writer last caught up with.
+    private let passes = Atomic<Int>(0)
+    private let caughtUp = Atomic<Int>(0)
     /// Signalled to end the wait between checkpoints at once, and when the thread is done.
     private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
@@ -34,11 +44,22 @@ final class SQLiteCheckpointer: Sendable {
         done.wait()
     }
 
+    /// Called by the writer between batches: once per completed pass, checkpoints the frames
+    /// written since on the writer's own connection, so that no write can come in between.
+    func catchUp(with writer: SQLiteHandle) {
+        let completed = passes.load(ordering: .acquiring)
+        guard caughtUp.load(ordering: .relaxed) != completed else { return }
+        caughtUp.store(completed, ordering: .relaxed)
+        // Busy (a reader on an old snapshot) is fine: the next pass tries again.
+        try? writer.run("PRAGMA wal_checkpoint(PASSIVE)", []) { _ in }
+    }
+
     private func loop() {
         while running.load(ordering: .relaxed) {
             _ = wake.wait(timeout: .now() + interval)
             // A busy or failed checkpoint is retried on the next round; the log only grows meanwhile.
             try? handle.run("PRAGMA wal_checkpoint(PASSIVE)", []) { _ in }
+            passes.add(1, ordering: .releasing)
         }
         handle.close()
         done.signal()

@@ -19,7 +19,9 @@ final class SQLiteExecutor: SQLExecutor {
     private init(writer: SQLiteHandle, readers: [SQLiteHandle], checkpointer: SQLiteCheckpointer?, logger: Logger) {
         self.writer = writer
         self.checkpointer = checkpointer
-        self.batches = GroupCommitWriter(database: SQLiteDirectDatabase(handle: writer, logger: logger))
+        self.batches = GroupCommitWriter(
+            database: SQLiteDirectDatabase(handle: writer, logger: logger),
+            betweenBatches: { checkpointer?.catchUp(with: writer) })
         self.readers = readers.map { SQLiteDirectDatabase(handle: $0, logger: logger) }
     }
 
