@@ -81,7 +81,7 @@ struct BenchTarget {
             servers: servers, database: database, clientID: clientID,
             client: HTTPClient(eventLoopGroupProvider: .shared(executor.group), configuration: configuration),
             executor: executor,
-            codes: try await CodeFeed(outbox: database))
+            codes: try await CodeFeed(outbox: database, interval: .milliseconds(options.database == nil ? 1 : 5)))
     }
 
     /// One set of connections (one to each server) for each of `count` measured workers.

@@ -4,7 +4,7 @@ import SesameStorageSQL
 import Synchronization
 
 /// Codes from the console outbox for the load generator's logins: one task follows the
-/// outbox (a read each millisecond, whatever the concurrency) and hands each code to the
+/// outbox (a read each millisecond on SQLite, whatever the concurrency) and hands each code to the
 /// login waiting for it. Polling per login instead made the generator's own CPU grow with
 /// the concurrency and take the cores from the server it measures. With no login waiting
 /// and nothing new, the follower sleeps until a login asks: the refresh and device-key
@@ -40,20 +40,23 @@ final class CodeFeed: Sendable {
     private let wake: AsyncStream<Void>.Continuation
 
     /// Starts following `outbox` from its newest message on.
-    init(outbox: SQLStorage) async throws {
+    /// - Parameter interval: the pause between reads while logins wait. On PostgreSQL each
+    ///   read is a round trip that wakes a backend on the cores the servers use; a read every
+    ///   millisecond there was a fifth of the database's statements.
+    init(outbox: SQLStorage, interval: Duration = .milliseconds(1)) async throws {
         let start = try await outbox.outboxMessages(after: nil, limit: 1).cursor
         self.outbox = outbox
         let shared = self.shared
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.wake = wake
-        follower = Task { await Self.follow(outbox, from: start, into: shared, wakeups: wakeups) }
+        follower = Task { await Self.follow(outbox, from: start, into: shared, wakeups: wakeups, interval: interval) }
     }
 
-    /// Reads the outbox every millisecond and hands out the codes. A number skipped (its
+    /// Reads the outbox every `interval` and hands out the codes. A number skipped (its
     /// transaction had not committed yet) is read again until it appears or a second passes.
-    private static func follow(_ outbox: SQLStorage, from start: Int64, into shared: Shared, wakeups: AsyncStream<Void>)
-        async
-    {
+    private static func follow(
+        _ outbox: SQLStorage, from start: Int64, into shared: Shared, wakeups: AsyncStream<Void>, interval: Duration
+    ) async {
         var wakeup = wakeups.makeAsyncIterator()
         var cursor = start
         var skipped: [Int64: ContinuousClock.Instant] = [:]
@@ -72,7 +75,7 @@ final class CodeFeed: Sendable {
             skipped = skipped.filter { ContinuousClock.now - $0.value < .seconds(1) }
             if page.messages.count < 500 {
                 let idle = skipped.isEmpty && page.messages.isEmpty && shared.state.withLock { $0.waiting.isEmpty }
-                if idle { _ = await wakeup.next() } else { try? await Task.sleep(for: .milliseconds(1)) }
+                if idle { _ = await wakeup.next() } else { try? await Task.sleep(for: interval) }
             }
         }
     }
