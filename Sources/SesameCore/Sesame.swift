@@ -55,7 +55,7 @@ public struct Sesame: Sendable {
             storage: storage, delivery: delivery, seal: PayloadSeal(secrets: hmacKeys), settings: settings.delivery,
             clock: clock, random: random, logger: logger)
         self.outbox = outbox
-        self.deliveries = DeliveryAdministration(storage: storage, clock: clock, settings: settings.delivery)
+        self.deliveries = DeliveryAdministration(storage: storage, clock: clock)
         self.adminTokens = AdminTokens(storage: storage, hasher: hasher, random: random)
         let issuer = TokenIssuer(keys: keys, hasher: hasher, settings: settings, storage: storage, random: random)
         let coordinator = LoginCoordinator(storage: storage, issuer: issuer, clock: clock, logger: logger)

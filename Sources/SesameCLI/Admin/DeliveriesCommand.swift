@@ -61,5 +61,5 @@ private func withDeliveries<T: Sendable>(
     _ options: StorageOptions, _ body: @escaping @Sendable (DeliveryAdministration) async throws -> T
 ) async throws -> T {
     try await withConfiguredService(
-        options, make: { DeliveryAdministration(storage: $1, settings: $0.settings.delivery) }, body)
+        options, make: { DeliveryAdministration(storage: $1) }, body)
 }

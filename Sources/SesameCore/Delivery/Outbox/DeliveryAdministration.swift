@@ -5,13 +5,11 @@ import Foundation
 public struct DeliveryAdministration: Sendable {
     let storage: any DeliveryRepository
     let clock: any SesameClock
-    let settings: DeliveryWorkerSettings
 
     /// Creates the administration over `storage`.
-    public init(storage: any DeliveryRepository, clock: any SesameClock = SystemClock(), settings: DeliveryWorkerSettings) {
+    public init(storage: any DeliveryRepository, clock: any SesameClock = SystemClock()) {
         self.storage = storage
         self.clock = clock
-        self.settings = settings
     }
 
     /// Deliveries newest first, optionally of one status or to one recipient.
