@@ -53,6 +53,16 @@ enum SecurityChecks {
             try await expect(try await store.count(key: "fail:x", windowStart: window) == 2, "two")
             try await expect(try await store.count(key: "fail:x", windowStart: window + 3600) == 0, "another window")
         },
+        ConformanceCheck("rate limits: counts reads several counters, each in its own window, in order") { store, clock in
+            let window = clock.now()
+            _ = try await store.hit(key: "fail:a", windowStart: window)
+            _ = try await store.hit(key: "fail:a", windowStart: window)
+            _ = try await store.hit(key: "fail:b", windowStart: window - 3600)
+            let counters = ["fail:a", "fail:b", "fail:none"].map { RateLimitCounter(key: $0, windowStart: window, limit: 9) }
+            try await expect(try await store.counts(counters) == [2, 0, 0], "a's two; b's count is of an older window")
+            try await expect(try await store.counts(counters.reversed()) == [0, 0, 2], "in the order asked")
+            try await expect(try await store.counts([]) == [], "nothing asked, nothing read")
+        },
         ConformanceCheck("rate limits: a series of counters stops at the first over its limit") { store, clock in
             let window = clock.now()
             let series = [

@@ -82,6 +82,20 @@ extension SQLStorage: RateLimitRepository {
         return try row.int("count")
     }
 
+    public func counts(_ counters: [RateLimitCounter]) async throws -> [Int] {
+        guard !counters.isEmpty else { return [] }
+        // One read for every window of a budget: each read on PostgreSQL is a round trip.
+        let keys = SQLList(counters.map { SQLBind($0.key) })
+        let rows = try await executor.read { db in
+            try await db.raw("SELECT key, window_start, count FROM rate_limits WHERE key IN (\(keys))").all()
+        }
+        var stored: [String: (windowStart: Date, count: Int)] = [:]
+        for row in rows { stored[try row.string("key")] = (try row.date("window_start"), try row.int("count")) }
+        return counters.map { counter in
+            stored[counter.key].map { $0.windowStart == counter.windowStart ? $0.count : 0 } ?? 0
+        }
+    }
+
     public func count(key: String, windowStart: Date) async throws -> Int {
         try await executor.read { db in
             try await db.raw(

@@ -13,9 +13,10 @@ struct FailureBudget: Sendable {
 
     /// Refuses with 429 `too_many_attempts` while a window's budget is spent.
     func check(at now: Date) async throws {
-        for rule in rules {
-            let window = RateLimiter.window(rule, at: now)
-            let spent = try await storage.count(key: counter(rule), windowStart: window.startDate)
+        let windows = rules.map { RateLimiter.window($0, at: now) }
+        let spent = try await storage.counts(
+            zip(rules, windows).map { RateLimitCounter(key: counter($0), windowStart: $1.startDate, limit: $0.limit) })
+        for (rule, (window, spent)) in zip(rules, zip(windows, spent)) {
             guard spent >= rule.limit else { continue }
             throw SesameError(
                 .tooManyRequests, .tooManyAttempts,

@@ -161,6 +161,8 @@ public protocol RateLimitRepository: Sendable {
     /// stopping after the first whose count passes its limit (later ones are not counted).
     /// Returns the counts of the counters hit.
     func hit(_ counters: [RateLimitCounter]) async throws -> [Int]
+    /// ``count(key:windowStart:)`` of each counter (its `limit` is not used), in one read.
+    func counts(_ counters: [RateLimitCounter]) async throws -> [Int]
 }
 
 /// One fixed-window counter to add a hit to, with the limit that stops a series of hits.
