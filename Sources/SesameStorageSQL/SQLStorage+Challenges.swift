@@ -9,24 +9,28 @@ extension SQLStorage: ChallengeRepository {
 
     /// Stores `challenge` as its recipient's newest, inside the caller's transaction.
     static func insertChallenge(_ challenge: Challenge, _ db: any SQLDatabase) async throws {
-        // Only the newest challenge of a recipient is live (Auth0): retire the others.
-        try await db.raw(
-            """
-            UPDATE challenges SET consumed_at = \(bind: challenge.createdAt.sqlValue)
-            WHERE connection = \(bind: challenge.connection) AND recipient = \(bind: challenge.recipient)
-            AND consumed_at IS NULL
-            """
-        ).run()
-        try await db.raw(
-            """
-            INSERT INTO challenges (id, connection, recipient, client_id, kind, secret_hash, attempts, max_attempts,
-            created_at, expires_at, consumed_at) VALUES (\(bind: challenge.id), \(bind: challenge.connection),
-            \(bind: challenge.recipient), \(bind: challenge.clientID), \(bind: challenge.kind.rawValue),
-            \(bind: Data(challenge.secretHash)), \(bind: challenge.attempts), \(bind: challenge.maxAttempts),
-            \(bind: challenge.createdAt.sqlValue), \(bind: challenge.expiresAt.sqlValue),
-            \(bind: challenge.consumedAt?.sqlValue))
-            """
-        ).run()
+        try await db.raw(retireOlder(than: challenge)).run()
+        try await db.raw(insert(challenge)).run()
+    }
+
+    /// Only the newest challenge of a recipient is live (Auth0): this retires the others.
+    static func retireOlder(than challenge: Challenge) -> SQLQueryString {
+        """
+        UPDATE challenges SET consumed_at = \(bind: challenge.createdAt.sqlValue)
+        WHERE connection = \(bind: challenge.connection) AND recipient = \(bind: challenge.recipient)
+        AND consumed_at IS NULL
+        """
+    }
+
+    static func insert(_ challenge: Challenge) -> SQLQueryString {
+        """
+        INSERT INTO challenges (id, connection, recipient, client_id, kind, secret_hash, attempts, max_attempts,
+        created_at, expires_at, consumed_at) VALUES (\(bind: challenge.id), \(bind: challenge.connection),
+        \(bind: challenge.recipient), \(bind: challenge.clientID), \(bind: challenge.kind.rawValue),
+        \(bind: Data(challenge.secretHash)), \(bind: challenge.attempts), \(bind: challenge.maxAttempts),
+        \(bind: challenge.createdAt.sqlValue), \(bind: challenge.expiresAt.sqlValue),
+        \(bind: challenge.consumedAt?.sqlValue))
+        """
     }
 
     public func registerAttempt(connection: String, recipient: String, at: Date) async throws -> Challenge? {

@@ -155,13 +155,15 @@ extension SQLStorage: EventRepository {
 
     /// Appends `event` inside the caller's write.
     static func insertAudit(_ event: AuditEvent, _ db: any SQLDatabase) async throws {
-        try await db.raw(
-            """
-            INSERT INTO audit_events (type, user_id, client_id, ip, detail, at) VALUES (\(bind: event.type),
-            \(bind: event.userID), \(bind: event.clientID), \(bind: event.ip), \(bind: event.detail),
-            \(bind: event.at.sqlValue))
-            """
-        ).run()
+        try await db.raw(insert(event)).run()
+    }
+
+    static func insert(_ event: AuditEvent) -> SQLQueryString {
+        """
+        INSERT INTO audit_events (type, user_id, client_id, ip, detail, at) VALUES (\(bind: event.type),
+        \(bind: event.userID), \(bind: event.clientID), \(bind: event.ip), \(bind: event.detail),
+        \(bind: event.at.sqlValue))
+        """
     }
 
     public func recentAuditEvents(limit: Int) async throws -> [AuditEvent] {
