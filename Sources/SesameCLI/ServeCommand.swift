@@ -24,6 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let started = ContinuousClock.now
         MallocTuning.apply()
+        LocalTimeZone.pin()
         var flags = storage.flags
         flags["port"] = port.map(String.init)
         flags["host"] = host

@@ -55,8 +55,8 @@ extension SQLStorage: UserRepository {
                 name = \(bind: user.name), nickname = \(bind: user.nickname), picture = \(bind: user.picture),
                 blocked = \(bind: user.blocked.sqlValue), updated_at = \(bind: user.updatedAt.sqlValue),
                 tokens_valid_after = \(bind: user.tokensValidAfter?.sqlValue),
-                user_metadata = \(bind: try jsonText(user.userMetadata ?? [:])),
-                app_metadata = \(bind: try jsonText(user.appMetadata ?? [:]))
+                user_metadata = \(bind: try metadataText(user.userMetadata)),
+                app_metadata = \(bind: try metadataText(user.appMetadata))
                 WHERE id = \(bind: id)
                 """
             ).run()
@@ -129,8 +129,8 @@ extension SQLStorage: UserRepository {
             \(bind: user.phoneVerified.sqlValue), \(bind: user.name), \(bind: user.nickname), \(bind: user.picture),
             \(bind: user.blocked.sqlValue), \(bind: user.createdAt.sqlValue), \(bind: (login ?? user.updatedAt).sqlValue),
             \(bind: (login ?? user.lastLogin)?.sqlValue), \(bind: login == nil ? user.loginsCount : 1),
-            \(bind: user.tokensValidAfter?.sqlValue), \(bind: try jsonText(user.userMetadata ?? [:])),
-            \(bind: try jsonText(user.appMetadata ?? [:]))) \(suffix)
+            \(bind: user.tokensValidAfter?.sqlValue), \(bind: try metadataText(user.userMetadata)),
+            \(bind: try metadataText(user.appMetadata))) \(suffix)
             """
         ).first()
     }
@@ -145,10 +145,8 @@ extension SQLStorage: UserRepository {
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
             lastLogin: try row.optionalDate("last_login"), loginsCount: try row.int("logins_count"),
             tokensValidAfter: try row.optionalDate("tokens_valid_after"))
-        let userMetadata = try row.json("user_metadata", as: [String: JSONValue].self)
-        let appMetadata = try row.json("app_metadata", as: [String: JSONValue].self)
-        user.userMetadata = userMetadata.isEmpty ? nil : userMetadata
-        user.appMetadata = appMetadata.isEmpty ? nil : appMetadata
+        user.userMetadata = try row.metadata("user_metadata")
+        user.appMetadata = try row.metadata("app_metadata")
         return user
     }
 }
@@ -190,4 +188,21 @@ extension SQLStorage {
                 """
         }
     }
+}
+
+extension SQLRow {
+    /// A metadata column, nil when it holds no field. Almost every user's metadata is `{}`,
+    /// and every login reads the user more than once, so that case skips the decoder.
+    func metadata(_ column: String) throws -> [String: JSONValue]? {
+        let text = try string(column)
+        guard text != "{}" else { return nil }
+        let metadata = try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+        return metadata.isEmpty ? nil : metadata
+    }
+}
+
+/// Metadata as its column's JSON text; no metadata is `{}`, written without the encoder.
+func metadataText(_ metadata: [String: JSONValue]?) throws -> String {
+    guard let metadata, !metadata.isEmpty else { return "{}" }
+    return try jsonText(metadata)
 }

@@ -11,7 +11,7 @@ extension DeviceKeyLogin {
         }
         let key: DevicePublicKey
         do {
-            key = try DevicePublicKey(der: credential.publicKey, policy: policy)
+            key = try keys.key(der: credential.publicKey, policy: policy)
         } catch {
             // A 1024-bit key registered while the legacy switch was on stops working when it is turned off.
             throw DeviceKeyRefusal(.badSignature, detail: "stored key refused by policy (\(credential.keyBits) bits)")

@@ -15,6 +15,8 @@ public struct DeviceKeyLogin: Sendable {
     let random: any RandomSource
     let settings: LoginSettings
     let coordinator: LoginCoordinator
+    /// Parsed registered keys, shared by every login through this service.
+    let keys = DevicePublicKeyCache()
 
     var policy: DeviceKeyPolicy { settings.deviceKeys }
 
