@@ -78,9 +78,13 @@ final class SQLiteHandle: Sendable {
     }
 
     /// Resets a statement for its next use and keeps it, unless the cache is full.
+    ///
+    /// Its bindings are left in place, not cleared: `sqlite3_clear_bindings` marks a statement
+    /// whose plan looked at a bound value as expired, so SQLite compiled such statements again
+    /// on every use (the code check's attempt `UPDATE` among them: 1.5 % of an email-code
+    /// login; docs/performance.md). Every run binds every parameter (``bind(_:to:on:)``).
     private static func release(_ prepared: Prepared, sql: String, in state: inout State) {
         sqlite_nio_sqlite3_reset(prepared.statement)
-        sqlite_nio_sqlite3_clear_bindings(prepared.statement)
         if state.statements[sql] != nil { return }
         if state.statements.count < cacheLimit {
             state.statements[sql] = prepared
@@ -89,7 +93,13 @@ final class SQLiteHandle: Sendable {
         }
     }
 
+    /// Binds every parameter of `statement`; a count that differs is refused, so no value of
+    /// an earlier run can stand in for a missing one.
     private static func bind(_ binds: [SQLiteData], to statement: OpaquePointer, on connection: OpaquePointer) throws {
+        let parameters = Int(sqlite_nio_sqlite3_bind_parameter_count(statement))
+        guard binds.count == parameters else {
+            throw SQLiteFailure(code: SQLITE_RANGE, message: "\(binds.count) values for \(parameters) parameters")
+        }
         for (offset, value) in binds.enumerated() {
             let index = Int32(offset + 1)
             let result: Int32

@@ -49,7 +49,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         return response
     }
 
-    /// Milliseconds with one decimal, as `%.1f` writes them, without Foundation's formatter
+    /// Milliseconds with one decimal (halves rounded up), without Foundation's formatter
     /// (a measurable share of every request; docs/performance.md).
     static func milliseconds(_ nanoseconds: UInt64) -> String {
         let tenths = (nanoseconds + 50_000) / 100_000

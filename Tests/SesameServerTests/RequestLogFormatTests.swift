@@ -1,0 +1,25 @@
+@testable import SesameServer
+import Testing
+
+@Suite("The access line's fields")
+struct RequestLogFormatTests {
+    @Test("durations are milliseconds with one decimal, halves rounded up")
+    func milliseconds() {
+        let cases: [(UInt64, String)] = [
+            (0, "0.0"), (49_999, "0.0"), (50_000, "0.1"), (1_234_567, "1.2"), (1_250_000, "1.3"),
+            (999_950_000, "1000.0"), (12_345_678_901, "12345.7"),
+        ]
+        for (nanoseconds, text) in cases {
+            #expect(RequestLogMiddleware.milliseconds(nanoseconds) == text, "\(nanoseconds) ns")
+        }
+    }
+
+    @Test("a caller's request id is kept only when short and plain")
+    func usableID() {
+        #expect(RequestLogMiddleware.usableID("trace-42") == "trace-42")
+        #expect(RequestLogMiddleware.usableID("a b") == nil)
+        #expect(RequestLogMiddleware.usableID("line\nforged") == nil)
+        #expect(RequestLogMiddleware.usableID(String(repeating: "a", count: 129)) == nil)
+        #expect(RequestLogMiddleware.usableID(nil) == nil)
+    }
+}
