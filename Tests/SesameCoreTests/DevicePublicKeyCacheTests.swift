@@ -1,8 +1,9 @@
 import Crypto
 import CryptoExtras
 import Foundation
-@testable import SesameCore
 import Testing
+
+@testable import SesameCore
 
 @Suite("Device public keys parsed once")
 struct DevicePublicKeyCacheTests {

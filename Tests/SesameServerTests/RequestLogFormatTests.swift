@@ -1,5 +1,6 @@
-@testable import SesameServer
 import Testing
+
+@testable import SesameServer
 
 @Suite("The access line's fields")
 struct RequestLogFormatTests {
