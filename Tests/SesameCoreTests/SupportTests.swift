@@ -33,6 +33,10 @@ struct SupportTests {
         let random = SystemRandomSource()
         #expect(random.bytes(0).isEmpty && random.bytes(33).count == 33)
         #expect(random.bytes(32) != random.bytes(32))
+        // More than one system call's worth (256 bytes): every chunk is filled, none left zero.
+        let long = random.bytes(1000)
+        #expect(long.count == 1000 && long != random.bytes(1000))
+        for chunk in stride(from: 0, to: 1000, by: 250) { #expect(long[chunk..<chunk + 250].contains { $0 != 0 }) }
         #expect(Hex.encode([0x00, 0x0f, 0xa5, 0xff]) == "000fa5ff")
         #expect(random.hex(12).count == 24 && random.hex(12).allSatisfy { "0123456789abcdef".contains($0) })
     }

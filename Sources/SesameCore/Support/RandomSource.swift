@@ -2,6 +2,10 @@ import Crypto
 import Foundation
 import SesameAPI
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where secrets come from. Production uses the operating system's CSPRNG; tests may inject
 /// a seeded source to make generated identifiers repeatable.
 public protocol RandomSource: Sendable {
@@ -14,11 +18,26 @@ public struct SystemRandomSource: RandomSource {
     /// Creates the system source.
     public init() {}
 
-    /// Random bytes from BoringSSL's CSPRNG (seeded by getrandom(2)), in one call: drawing
-    /// them a byte at a time from `SystemRandomNumberGenerator` cost a system call per byte.
+    /// Random bytes from the kernel's CSPRNG. On Linux they come from `getentropy(3)`, up to
+    /// 256 bytes per system call: swift-crypto's `SymmetricKey` (used before) draws them from
+    /// `SystemRandomNumberGenerator` eight bytes, so one `getrandom(2)` call, at a time, which
+    /// was about 1 % of a device-key login (docs/performance.md).
     public func bytes(_ count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
-        return SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
+        #if canImport(Glibc)
+            return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                var offset = 0
+                while offset < count {
+                    let chunk = min(256, count - offset)
+                    // getentropy fails only for a length above 256 or a bad pointer; neither is possible here.
+                    precondition(getentropy(buffer.baseAddress! + offset, chunk) == 0, "getentropy failed: \(errno)")
+                    offset += chunk
+                }
+                initialized = count
+            }
+        #else
+            return SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
+        #endif
     }
 }
 
