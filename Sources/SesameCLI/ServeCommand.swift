@@ -30,7 +30,11 @@ struct ServeCommand: AsyncParsableCommand {
         flags["host"] = host
         flags["issuer"] = issuer
         let local = try await CLIConfiguration.load(flags: flags)
-        if local.logFormat == "json" { LoggingSystem.bootstrap(JSONLogHandler.init(label:)) }
+        if local.logFormat == "json" {
+            LoggingSystem.bootstrap(JSONLogHandler.init(label:))
+        } else {
+            LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
+        }
         ServerMetrics.bootstrap()
         var logger = Logger(label: "sesame")
         logger.logLevel = Logger.Level(rawValue: local.logLevel) ?? .info
