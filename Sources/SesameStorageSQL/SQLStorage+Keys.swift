@@ -95,14 +95,6 @@ extension SQLStorage: RateLimitRepository {
             stored[counter.key].map { $0.windowStart == counter.windowStart ? $0.count : 0 } ?? 0
         }
     }
-
-    public func count(key: String, windowStart: Date) async throws -> Int {
-        try await executor.read { db in
-            try await db.raw(
-                "SELECT count FROM rate_limits WHERE key = \(bind: key) AND window_start = \(bind: windowStart.sqlValue)"
-            ).first().map { try $0.int("count") } ?? 0
-        }
-    }
 }
 
 extension SQLStorage: EventRepository {

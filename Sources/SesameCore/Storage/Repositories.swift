@@ -155,14 +155,20 @@ public protocol RateLimitRepository: Sendable {
     /// Adds one hit to `key` in the window starting at `windowStart` and returns the count
     /// in that window, this hit included. A new window starts the count afresh.
     func hit(key: String, windowStart: Date) async throws -> Int
-    /// The count of `key` in the window starting at `windowStart`, without adding a hit.
-    func count(key: String, windowStart: Date) async throws -> Int
     /// ``hit(key:windowStart:)`` for each counter in order, in one storage operation,
     /// stopping after the first whose count passes its limit (later ones are not counted).
     /// Returns the counts of the counters hit.
     func hit(_ counters: [RateLimitCounter]) async throws -> [Int]
-    /// ``count(key:windowStart:)`` of each counter (its `limit` is not used), in one read.
+    /// The count of each counter in its window, without adding a hit (its `limit` is not
+    /// used), in one read.
     func counts(_ counters: [RateLimitCounter]) async throws -> [Int]
+}
+
+extension RateLimitRepository {
+    /// The count of `key` in the window starting at `windowStart`, without adding a hit.
+    public func count(key: String, windowStart: Date) async throws -> Int {
+        try await counts([RateLimitCounter(key: key, windowStart: windowStart, limit: 0)]).first ?? 0
+    }
 }
 
 /// One fixed-window counter to add a hit to, with the limit that stops a series of hits.
