@@ -77,8 +77,8 @@ public struct SesameRuntime: Sendable {
     public static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> SQLStorage {
         if let url = configuration.databaseURL {
             return try await SQLStorage.postgres(
-                url: url, maxConnections: configuration.databasePoolSize,
-                timeout: .seconds(configuration.databaseTimeout), logger: logger)
+                url: url, maxConnections: configuration.databasePoolSize, timeout: .seconds(configuration.databaseTimeout),
+                preparedStatements: configuration.databasePreparedStatements, logger: logger)
         }
         try DataDirectory.prepare(
             directory: configuration.databasePath == nil ? configuration.dataDirectory : nil,

@@ -15,10 +15,11 @@ final class PostgresExecutor: SQLExecutor {
     private let logger: Logger
     private let timeout: Duration
 
-    private init(client: PostgresClient, timeout: Duration, logger: Logger) {
+    private init(client: PostgresClient, timeout: Duration, preparedStatements: Bool, logger: Logger) {
         self.client = client
         self.timeout = timeout
         self.logger = logger
+        statements = preparedStatements ? PostgresStatementRegistry() : nil
         runner = Task { await client.run() }
     }
 
@@ -26,23 +27,33 @@ final class PostgresExecutor: SQLExecutor {
     /// - Parameters:
     ///   - maxConnections: the pool size.
     ///   - searchPath: a schema to use instead of `public` (tests isolate themselves this way).
+    ///   - preparedStatements: run statements as named prepared statements (``PostgresStatementDatabase``).
     static func open(
-        url: String, maxConnections: Int, searchPath: String?, timeout: Duration, logger: Logger
+        url: String, maxConnections: Int, searchPath: String?, timeout: Duration, preparedStatements: Bool = true,
+        logger: Logger
     ) throws -> PostgresExecutor {
         var configuration = try PostgresURL.configuration(url)
         configuration.options.maximumConnections = maxConnections
         configuration.options.connectTimeout = timeout
         if let searchPath { configuration.options.additionalStartupParameters.append(("search_path", searchPath)) }
         return PostgresExecutor(
-            client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout, logger: logger)
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout,
+            preparedStatements: preparedStatements, logger: logger)
+    }
+
+    /// The names of the statements run prepared; nil runs every statement unnamed.
+    private let statements: PostgresStatementRegistry?
+
+    private func database(_ connection: PostgresConnection) -> any SQLDatabase {
+        statements.map { PostgresStatementDatabase(connection: connection, registry: $0) } ?? connection.sql()
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await bounded(by: timeout) { [client] in try await client.withConnection { try await body($0.sql()) } }
+        try await bounded(by: timeout) { [client] in try await client.withConnection { try await body(self.database($0)) } }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await bounded(by: timeout) { [client] in try await client.withConnection { try await body($0.sql()) } }
+        try await bounded(by: timeout) { [client] in try await client.withConnection { try await body(self.database($0)) } }
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -55,7 +66,7 @@ final class PostgresExecutor: SQLExecutor {
         within deadline: Duration?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         try await bounded(by: deadline) { [client, logger] in
-            try await client.withTransaction(logger: logger) { try await body($0.sql()) }
+            try await client.withTransaction(logger: logger) { try await body(self.database($0)) }
         }
     }
 
@@ -86,7 +97,7 @@ final class PostgresExecutor: SQLExecutor {
         for attempt in 1... {
             do {
                 return try await operation()
-            } catch let error where attempt < maxAttempts && isConflict(error) {
+            } catch let error where attempt < maxAttempts && (isConflict(error) || isStalePlan(error)) {
                 // A little jitter, growing, so the racers do not collide again in step.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...5) * attempt))
             }
@@ -97,9 +108,22 @@ final class PostgresExecutor: SQLExecutor {
     private static let maxAttempts = 8
 
     private static func isConflict(_ error: any Error) -> Bool {
-        let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
-        guard let state = (cause as? PSQLError)?.serverInfo?[.sqlState] else { return false }
+        guard let state = serverError(error)?[.sqlState] else { return false }
         return state == "40001" || state == "40P01"
+    }
+
+    /// A prepared statement that no longer fits the table another instance just changed (a
+    /// rolling upgrade adding a column to a `SELECT *`), or that the server no longer holds.
+    /// The registry has already named the statement afresh, so the next attempt prepares it
+    /// again.
+    private static func isStalePlan(_ error: any Error) -> Bool {
+        guard let info = serverError(error), let state = info[.sqlState] else { return false }
+        return state == "26000" || (state == "0A000" && info[.message]?.contains("cached plan") == true)
+    }
+
+    private static func serverError(_ error: any Error) -> PSQLError.ServerInfo? {
+        let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
+        return (cause as? PSQLError)?.serverInfo
     }
 
     /// A session-level advisory lock, held on one leased connection while `body` runs its

@@ -35,13 +35,17 @@ public final class SQLStorage: Sendable {
     ///   - maxConnections: the connection pool's size.
     ///   - schema: a schema to work in instead of `public` (created when missing).
     ///   - timeout: the longest one storage operation may wait, connecting included.
+    ///   - preparedStatements: whether statements run as named prepared statements, planned
+    ///     once per connection (`database_prepared_statements`; off for a pooler that cannot
+    ///     keep them, such as PgBouncer before 1.21 in transaction mode).
     public static func postgres(
         url: String, maxConnections: Int = 20, schema: String? = nil, timeout: Duration = .seconds(5),
-        logger: Logger = Logger(label: "sesame.postgres")
+        preparedStatements: Bool = true, logger: Logger = Logger(label: "sesame.postgres")
     ) async throws -> SQLStorage {
         let storage = SQLStorage(
             executor: try PostgresExecutor.open(
-                url: url, maxConnections: maxConnections, searchPath: schema, timeout: timeout, logger: logger))
+                url: url, maxConnections: maxConnections, searchPath: schema, timeout: timeout,
+                preparedStatements: preparedStatements, logger: logger))
         if let schema {
             // Under the migration lock: concurrent CREATE SCHEMA IF NOT EXISTS can still collide.
             try await storage.executor.transaction { db in

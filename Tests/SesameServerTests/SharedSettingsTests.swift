@@ -33,9 +33,24 @@ struct SharedSettingsTests {
             flags: ["data_dir": Self.directory], environment: [:],
             stored: [
                 "port": "9999", "database_url": "postgres://evil@attacker/db", "host": "0.0.0.0", "http_threads": "64",
+                "database_prepared_statements": "false",
             ])
         #expect(configuration.port == 3000 && configuration.databaseURL == nil && configuration.host == "127.0.0.1")
         #expect(configuration.httpThreads == nil, "a thread count belongs to the instance's own machine")
+        #expect(configuration.databasePreparedStatements, "whether a pooler sits in front of the database is per instance")
+    }
+
+    @Test("database_prepared_statements: on unless turned off; anything but a boolean is refused")
+    func preparedStatements() async throws {
+        let unset = try await ServerConfiguration.load(flags: ["data_dir": Self.directory], environment: [:])
+        #expect(unset.databasePreparedStatements)
+        let off = try await ServerConfiguration.load(
+            flags: ["data_dir": Self.directory], environment: ["SESAME_DATABASE_PREPARED_STATEMENTS": "false"])
+        #expect(!off.databasePreparedStatements)
+        await #expect(throws: (any Error).self) {
+            try await ServerConfiguration.load(
+                flags: ["data_dir": Self.directory], environment: ["SESAME_DATABASE_PREPARED_STATEMENTS": "sometimes"])
+        }
     }
 
     @Test("http_threads: unset picks half the cores; a count is used; zero is refused")

@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import SesameCore
 import SesameStorageConformance
 import Testing
@@ -33,12 +34,19 @@ struct PostgresConformanceTests {
         try await run(check, url: url + separator + "options=-c%20default_transaction_isolation%3Dserializable")
     }
 
-    private func run(_ check: ConformanceCheck, url: String) async throws {
+    /// `database_prepared_statements = false`, for poolers that cannot keep prepared statements.
+    @Test("PostgreSQL, every statement unprepared", .enabled(if: url != nil), arguments: StorageConformance.checks)
+    func unprepared(_ check: ConformanceCheck) async throws {
+        try await run(check, url: try #require(Self.url), preparedStatements: false)
+    }
+
+    private func run(_ check: ConformanceCheck, url: String, preparedStatements: Bool = true) async throws {
         let schema = "conformance_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         // A generous deadline: these checks test semantics, and many run at once against one server.
         // Two connections each keep 120 parallel checks under the test server's 300 connections,
         // so none waits on refusals ("too many clients") while the machine is busy.
-        let store = try await SQLStorage.postgres(url: url, maxConnections: 2, schema: schema, timeout: .seconds(60))
+        let store = try await SQLStorage.postgres(
+            url: url, maxConnections: 2, schema: schema, timeout: .seconds(60), preparedStatements: preparedStatements)
         do {
             try await check.run(store, TestClock())
         } catch {
@@ -55,6 +63,35 @@ struct PostgresConformanceTests {
                 == ["statement_timeout=5000", "work_mem=4MB", "lock_timeout=1s"])
         #expect(throws: StorageError.self) { try PostgresURL.serverSettings("statement_timeout=5000") }
         #expect(throws: StorageError.self) { try PostgresURL.serverSettings("-c novalue") }
+    }
+
+    /// The failure: during a rolling upgrade another instance adds a column, and every
+    /// statement this instance prepared with `SELECT *` before it fails from then on with
+    /// "cached plan must not change result type", on every connection that holds it.
+    @Test("a statement prepared before another instance adds a column still runs after it", .enabled(if: url != nil))
+    func preparedAcrossSchemaChange() async throws {
+        let url = try #require(Self.url)
+        let schema = "prepared_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        // One connection, so the statement read after the change is the one prepared before it.
+        let store = try await SQLStorage.postgres(url: url, maxConnections: 1, schema: schema, timeout: .seconds(60))
+        let other = try await SQLStorage.postgres(url: url, maxConnections: 1, schema: schema, timeout: .seconds(60))
+        let columns: @Sendable () async throws -> [String] = {
+            try await store.executor.read { db in
+                try await db.raw("SELECT * FROM settings WHERE key = \(bind: "issuer")").first()?.allColumns ?? []
+            }
+        }
+        do {
+            try await other.executor.write { db in
+                try await db.raw("INSERT INTO settings (key, value, updated_at) VALUES ('issuer', 'x', 0)").run()
+            }
+            #expect(try await columns().sorted() == ["key", "updated_at", "value"])
+            try await other.executor.write { db in try await db.raw("ALTER TABLE settings ADD COLUMN note TEXT").run() }
+            for _ in 0..<3 { #expect(try await columns().sorted() == ["key", "note", "updated_at", "value"]) }
+        } catch {
+            Issue.record(error)
+        }
+        try await store.shutdown()
+        try await other.shutdown()
     }
 
     @Test("instances that start together migrate once", .enabled(if: url != nil))

@@ -13,7 +13,9 @@ public import SesameCore
 /// - `data_dir` → `SESAME_DATA_DIR` (./sesame-data); `database` → `SESAME_DATABASE` (<data_dir>/sesame.sqlite)
 /// - `database_url` → `SESAME_DATABASE_URL` (none: a `postgres://` URL selects PostgreSQL),
 ///   `database_pool_size` → `SESAME_DATABASE_POOL_SIZE` (20), `database_timeout` →
-///   `SESAME_DATABASE_TIMEOUT` (5 s: longer waits for PostgreSQL answer 503)
+///   `SESAME_DATABASE_TIMEOUT` (5 s: longer waits for PostgreSQL answer 503),
+///   `database_prepared_statements` → `SESAME_DATABASE_PREPARED_STATEMENTS` (true: each statement
+///   is planned once per connection; false for PgBouncer before 1.21 in transaction mode)
 /// - `issuer` → `SESAME_ISSUER` (http://localhost:<port>/)
 /// - `audiences` → `SESAME_AUDIENCES` (comma list of API identifiers; none)
 /// - `trust_proxy` → `SESAME_TRUST_PROXY` (false: client IP from the socket, not X-Forwarded-For);
@@ -87,6 +89,9 @@ public struct ServerConfiguration: Sendable {
     public var databasePoolSize = 20
     /// Seconds one PostgreSQL operation may wait (connecting included) before a 503.
     public var databaseTimeout = 5
+    /// Whether PostgreSQL statements run as named prepared statements (off behind a pooler
+    /// that cannot keep them).
+    public var databasePreparedStatements = true
     public var settings: LoginSettings
     public var trustProxy = false
     /// `trusted_proxies`: the proxies whose forwarding headers are believed.

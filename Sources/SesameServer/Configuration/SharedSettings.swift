@@ -13,7 +13,7 @@ public enum SharedSettings {
     /// much it logs, how many threads its machine gives it.
     static let local: Set<String> = [
         "host", "port", "data_dir", "database", "database_url", "database_pool_size", "database_timeout", "log_level",
-        "http_threads",
+        "http_threads", "database_prepared_statements",
     ]
 
     /// Every key that may be stored: every key the configuration reads, but the local ones

@@ -1,0 +1,140 @@
+import Logging
+import NIOCore
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import Synchronization
+
+/// SQLKit's view of one pooled PostgreSQL connection that runs each repository statement as a
+/// named prepared statement: the server parses and plans it once per connection instead of
+/// on every run (planning was about 40 % of the backends' CPU; docs/performance.md).
+///
+/// PostgresNIO prepares only statements whose SQL is a static property of a type; the SQL
+/// and name of the statement being run are handed to ``DynamicStatement`` through a task
+/// local, which PostgresNIO reads synchronously when it queues the statement. Statements
+/// that do not fit (a bind PostgresNIO cannot encode itself, or past the registry's
+/// capacity) run unnamed, as before.
+struct PostgresStatementDatabase: SQLDatabase {
+    let connection: PostgresConnection
+    let base: any SQLDatabase
+    let registry: PostgresStatementRegistry
+
+    init(connection: PostgresConnection, registry: PostgresStatementRegistry) {
+        self.connection = connection
+        self.base = connection.sql()
+        self.registry = registry
+    }
+
+    var logger: Logger { base.logger }
+    var eventLoop: any EventLoop { base.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { base.version }
+    var dialect: any SQLDialect { base.dialect }
+    var queryLogLevel: Logger.Level? { base.queryLogLevel }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        base.execute(sql: query, onRow)
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        let (sql, binds) = base.serialize(query)
+        guard let bindings = Self.bindings(binds), let name = registry.name(for: sql) else {
+            return try await base.execute(sql: query, onRow)
+        }
+        do {
+            try await DynamicStatement.$current.withValue(.init(name: name, sql: sql)) {
+                for try await row in try await connection.execute(DynamicStatement(bindings: bindings), logger: logger) {
+                    onRow(row.sql())
+                }
+            }
+        } catch {
+            registry.failed(sql, error)
+            throw error
+        }
+    }
+
+    /// PostgresKit's fast path for binds (nil, or a type PostgresNIO encodes); nil when any
+    /// bind needs its generic encoder, so the statement runs unnamed through PostgresKit.
+    static func bindings(_ binds: [any Encodable & Sendable]) -> PostgresBindings? {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for bind in binds {
+            if (bind as Any?) == nil || Self.isNil(bind) {
+                bindings.appendNull()
+            } else if let value = bind as? any PostgresThrowingDynamicTypeEncodable {
+                guard (try? bindings.append(value, context: .default)) != nil else { return nil }
+            } else {
+                return nil
+            }
+        }
+        return bindings
+    }
+
+    private static func isNil(_ value: any Encodable & Sendable) -> Bool {
+        guard let optional = value as? any OptionalBind else { return false }
+        return optional.isNone
+    }
+}
+
+private protocol OptionalBind { var isNone: Bool { get } }
+extension Optional: OptionalBind {
+    fileprivate var isNone: Bool { self == nil }
+}
+
+/// The statement being run, as PostgresNIO's prepared-statement API wants it.
+struct DynamicStatement: PostgresPreparedStatement {
+    struct Current: Sendable {
+        var name: String
+        var sql: String
+    }
+
+    @TaskLocal static var current = Current(name: "", sql: "")
+    static var name: String { current.name }
+    static var sql: String { current.sql }
+
+    typealias Row = PostgresRow
+    let bindings: PostgresBindings
+
+    func makeBindings() throws -> PostgresBindings { bindings }
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+/// A name for each distinct statement, shared by every connection of the process.
+///
+/// PostgresNIO keeps a statement prepared for the life of its connection, and keeps a failed
+/// preparation as failed; so the registry is bounded (statements beyond it run unnamed), and
+/// a statement whose run failed for a reason other than a conflict or a constraint is given
+/// a new name, prepared afresh: after another instance changed a table (`cached plan must not
+/// change result type`), or a preparation inside a transaction that had failed. A statement
+/// that keeps failing runs unnamed.
+final class PostgresStatementRegistry: Sendable {
+    private struct Entry {
+        var id: Int
+        var generation: Int
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    private let capacity: Int
+    private static let maxGenerations = 4
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+    }
+
+    func name(for sql: String) -> String? {
+        entries.withLock { entries in
+            if let entry = entries[sql] {
+                return entry.generation < Self.maxGenerations ? "sesame_\(entry.id)_\(entry.generation)" : nil
+            }
+            guard entries.count < capacity else { return nil }
+            let entry = Entry(id: entries.count, generation: 0)
+            entries[sql] = entry
+            return "sesame_\(entry.id)_0"
+        }
+    }
+
+    func failed(_ sql: String, _ error: any Error) {
+        if let state = (error as? PSQLError)?.serverInfo?[.sqlState], state.hasPrefix("23") || state.hasPrefix("40") {
+            return
+        }
+        entries.withLock { $0[sql]?.generation += 1 }
+    }
+}
