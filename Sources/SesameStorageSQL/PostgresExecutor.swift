@@ -113,12 +113,12 @@ final class PostgresExecutor: SQLExecutor {
     }
 
     /// A prepared statement that no longer fits the table another instance just changed (a
-    /// rolling upgrade adding a column to a `SELECT *`), or that the server no longer holds.
-    /// The registry has already named the statement afresh, so the next attempt prepares it
-    /// again.
+    /// rolling upgrade adding a column to a `SELECT *`), that the server no longer holds, or
+    /// whose parameter types, taken from its first run, do not fit this run's values. The
+    /// registry has already named the statement afresh, so the next attempt prepares it again.
     private static func isStalePlan(_ error: any Error) -> Bool {
         guard let info = serverError(error), let state = info[.sqlState] else { return false }
-        return state == "26000" || (state == "0A000" && info[.message]?.contains("cached plan") == true)
+        return state == "26000" || state == "22P03" || (state == "0A000" && info[.message]?.contains("cached plan") == true)
     }
 
     private static func serverError(_ error: any Error) -> PSQLError.ServerInfo? {

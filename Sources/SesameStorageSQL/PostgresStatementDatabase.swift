@@ -37,7 +37,7 @@ struct PostgresStatementDatabase: SQLDatabase {
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let (sql, binds) = base.serialize(query)
-        guard let bindings = Self.bindings(binds), let name = registry.name(for: sql) else {
+        guard Self.isRepeated(sql), let bindings = Self.bindings(binds), let name = registry.name(for: sql) else {
             return try await base.execute(sql: query, onRow)
         }
         do {
@@ -52,12 +52,19 @@ struct PostgresStatementDatabase: SQLDatabase {
         }
     }
 
+    /// Whether `sql` reads or changes rows, the statements that run again and again; schema
+    /// changes, locks and settings run once or rarely and would only fill the registry.
+    static func isRepeated(_ sql: String) -> Bool {
+        let verb = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }.prefix { $0 != 0x20 && $0 != 0x0A && $0 != 0x28 }
+        return ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains(String(Substring(verb)).uppercased())
+    }
+
     /// PostgresKit's fast path for binds (nil, or a type PostgresNIO encodes); nil when any
     /// bind needs its generic encoder, so the statement runs unnamed through PostgresKit.
     static func bindings(_ binds: [any Encodable & Sendable]) -> PostgresBindings? {
         var bindings = PostgresBindings(capacity: binds.count)
         for bind in binds {
-            if (bind as Any?) == nil || Self.isNil(bind) {
+            if Self.isNil(bind) {
                 bindings.appendNull()
             } else if let value = bind as? any PostgresThrowingDynamicTypeEncodable {
                 guard (try? bindings.append(value, context: .default)) != nil else { return nil }
