@@ -47,7 +47,7 @@ struct PostgresStatementDatabase: SQLDatabase {
                 }
             }
         } catch {
-            registry.failed(sql, error)
+            registry.failed(sql, sqlState: (error as? PSQLError)?.serverInfo?[.sqlState])
             throw error
         }
     }
@@ -108,10 +108,9 @@ struct DynamicStatement: PostgresPreparedStatement {
 ///
 /// PostgresNIO keeps a statement prepared for the life of its connection, and keeps a failed
 /// preparation as failed; so the registry is bounded (statements beyond it run unnamed), and
-/// a statement whose run failed for a reason other than a conflict or a constraint is given
-/// a new name, prepared afresh: after another instance changed a table (`cached plan must not
-/// change result type`), or a preparation inside a transaction that had failed. A statement
-/// that keeps failing runs unnamed.
+/// a statement the server refused is given a new name, prepared afresh: after another
+/// instance changed a table (`cached plan must not change result type`), or a preparation
+/// inside a transaction that had failed. A statement that keeps being refused runs unnamed.
 final class PostgresStatementRegistry: Sendable {
     private struct Entry {
         var id: Int
@@ -138,10 +137,13 @@ final class PostgresStatementRegistry: Sendable {
         }
     }
 
-    func failed(_ sql: String, _ error: any Error) {
-        if let state = (error as? PSQLError)?.serverInfo?[.sqlState], state.hasPrefix("23") || state.hasPrefix("40") {
-            return
-        }
+    /// Records that a run of `sql` failed with the server's `sqlState` (nil: no answer from
+    /// the server). Only the server's refusals of the statement itself count: not a lost
+    /// connection or a timeout (the connection is gone, and an outage must not leave every
+    /// statement unprepared), not a conflict (40), a constraint (23), a lack of resources
+    /// (53) or an operator's intervention (57).
+    func failed(_ sql: String, sqlState: String?) {
+        guard let sqlState, !["08", "23", "40", "53", "57"].contains(String(sqlState.prefix(2))) else { return }
         entries.withLock { $0[sql]?.generation += 1 }
     }
 }

@@ -29,19 +29,31 @@ struct PostgresStatementTests {
         #expect(PostgresStatementDatabase.bindings(["a", Custom()]) == nil)
     }
 
-    @Test("the registry is bounded, and a statement that keeps failing stops being prepared")
+    @Test("the registry is bounded, and a statement the server keeps refusing stops being prepared")
     func registry() {
         let registry = PostgresStatementRegistry(capacity: 2)
         let first = registry.name(for: "SELECT 1")
         #expect(first != nil && registry.name(for: "SELECT 1") == first)
         #expect(registry.name(for: "SELECT 2") != nil && registry.name(for: "SELECT 3") == nil)
         var names: Set<String> = [first!]
-        for _ in 0..<3 {
-            registry.failed("SELECT 1", CancellationError())
+        for state in ["0A000", "26000", "25P02"] {
+            registry.failed("SELECT 1", sqlState: state)
             if let name = registry.name(for: "SELECT 1") { names.insert(name) }
         }
-        #expect(names.count == 4, "each failure gives the statement a new name")
-        registry.failed("SELECT 1", CancellationError())
+        #expect(names.count == 4, "each refusal gives the statement a new name")
+        registry.failed("SELECT 1", sqlState: "42P01")
         #expect(registry.name(for: "SELECT 1") == nil)
+    }
+
+    /// The failure: during a database outage every statement times out; had those counted,
+    /// every statement would run unprepared for the rest of the process's life.
+    @Test("lost connections, timeouts, conflicts and constraint violations do not rename a statement")
+    func notRefusals() {
+        let registry = PostgresStatementRegistry()
+        let name = registry.name(for: "SELECT 1")
+        for state in [nil, "08006", "40001", "40P01", "23505", "53300", "57014", nil, nil, nil] as [String?] {
+            registry.failed("SELECT 1", sqlState: state)
+        }
+        #expect(registry.name(for: "SELECT 1") == name)
     }
 }
