@@ -14,6 +14,8 @@ final class PostgresExecutor: SQLExecutor {
     private let runner: Task<Void, Never>
     private let logger: Logger
     private let timeout: Duration
+    /// The names of the statements run prepared; nil runs every statement unnamed.
+    private let statements: PostgresStatementRegistry?
 
     private init(client: PostgresClient, timeout: Duration, preparedStatements: Bool, logger: Logger) {
         self.client = client
@@ -40,9 +42,6 @@ final class PostgresExecutor: SQLExecutor {
             client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout,
             preparedStatements: preparedStatements, logger: logger)
     }
-
-    /// The names of the statements run prepared; nil runs every statement unnamed.
-    private let statements: PostgresStatementRegistry?
 
     private func database(_ connection: PostgresConnection) -> any SQLDatabase {
         statements.map { PostgresStatementDatabase(connection: connection, registry: $0) } ?? connection.sql()
@@ -97,7 +96,7 @@ final class PostgresExecutor: SQLExecutor {
         for attempt in 1... {
             do {
                 return try await operation()
-            } catch let error where attempt < maxAttempts && (isConflict(error) || isStalePlan(error)) {
+            } catch let error where attempt < maxAttempts && (isConflict(error) || isStale(error)) {
                 // A little jitter, growing, so the racers do not collide again in step.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...5) * attempt))
             }
@@ -112,13 +111,10 @@ final class PostgresExecutor: SQLExecutor {
         return state == "40001" || state == "40P01"
     }
 
-    /// A prepared statement that no longer fits the table another instance just changed (a
-    /// rolling upgrade adding a column to a `SELECT *`), that the server no longer holds, or
-    /// whose parameter types, taken from its first run, do not fit this run's values. The
-    /// registry has already named the statement afresh, so the next attempt prepares it again.
-    private static func isStalePlan(_ error: any Error) -> Bool {
-        guard let info = serverError(error), let state = info[.sqlState] else { return false }
-        return state == "26000" || state == "22P03" || (state == "0A000" && info[.message]?.contains("cached plan") == true)
+    /// A prepared statement gone stale (``PostgresStatementRegistry/isStale(_:)``): the
+    /// registry has already named it afresh, so the next attempt prepares it again.
+    private static func isStale(_ error: any Error) -> Bool {
+        serverError(error).map(PostgresStatementRegistry.isStale) ?? false
     }
 
     private static func serverError(_ error: any Error) -> PSQLError.ServerInfo? {

@@ -137,6 +137,15 @@ final class PostgresStatementRegistry: Sendable {
         }
     }
 
+    /// Whether the server refused a prepared statement that preparing it again would mend: it
+    /// no longer fits a table another instance just changed (a rolling upgrade adding a column
+    /// to a `SELECT *`), the server no longer holds it, or its parameter types, taken from its
+    /// first run, do not fit this run's values.
+    static func isStale(_ info: PSQLError.ServerInfo) -> Bool {
+        guard let state = info[.sqlState] else { return false }
+        return state == "26000" || state == "22P03" || (state == "0A000" && info[.message]?.contains("cached plan") == true)
+    }
+
     /// Records that a run of `sql` failed with the server's `sqlState` (nil: no answer from
     /// the server). Only the server's refusals of the statement itself count: not a lost
     /// connection or a timeout (the connection is gone, and an outage must not leave every

@@ -14,10 +14,13 @@ struct FailureBudget: Sendable {
     /// Refuses with 429 `too_many_attempts` while a window's budget is spent.
     func check(at now: Date) async throws {
         let windows = rules.map { RateLimiter.window($0, at: now) }
-        let spent = try await storage.counts(
-            zip(rules, windows).map { RateLimitCounter(key: counter($0), windowStart: $1.startDate, limit: $0.limit) })
-        for (rule, (window, spent)) in zip(rules, zip(windows, spent)) {
-            guard spent >= rule.limit else { continue }
+        let counters = rules.indices.map {
+            RateLimitCounter(key: counter(rules[$0]), windowStart: windows[$0].startDate, limit: rules[$0].limit)
+        }
+        let spent = try await storage.counts(counters)
+        for (index, rule) in rules.enumerated() {
+            let window = windows[index]
+            guard spent[index] >= rule.limit else { continue }
             throw SesameError(
                 .tooManyRequests, .tooManyAttempts,
                 "Too many wrong codes for this address. Try again after \(window.end - now.epochSeconds) seconds.",

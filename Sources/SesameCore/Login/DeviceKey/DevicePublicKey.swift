@@ -37,6 +37,11 @@ public struct DevicePublicKey: Sendable {
         (backing, algorithm, bits) = (.rsa(key), .rs256, key.keySizeInBits)
     }
 
+    /// Whether `policy` admits this key: every P-256 key, RSA keys of the sizes it allows.
+    public func isAdmitted(by policy: DeviceKeyPolicy) -> Bool {
+        algorithm == .es256 || policy.acceptsRSA(bits: bits)
+    }
+
     /// The key as DER SubjectPublicKeyInfo, the stored form.
     public var spkiDER: [UInt8] {
         switch backing {

@@ -17,7 +17,7 @@ final class DevicePublicKeyCache: Sendable {
     /// The key `der` holds, checked against `policy` on every use: a size the policy no longer
     /// admits is refused even when the key was parsed while it did.
     func key(der: [UInt8], policy: DeviceKeyPolicy) throws -> DevicePublicKey {
-        if let key = keys.withLock({ $0[der] }), key.algorithm == .es256 || policy.acceptsRSA(bits: key.bits) {
+        if let key = keys.withLock({ $0[der] }), key.isAdmitted(by: policy) {
             return key
         }
         let key = try DevicePublicKey(der: der, policy: policy)
