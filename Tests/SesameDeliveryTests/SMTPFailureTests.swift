@@ -18,9 +18,10 @@ struct SMTPFailureTests {
 
     @Test("nothing listening: a DeliveryError naming the server")
     func unreachable() async throws {
-        let port = try await TestServers.freePort()
-        await #expect(throws: DeliveryError(message: "SMTP server 127.0.0.1:\(port) unreachable")) {
-            try await sender(port: port).send(message)
+        try await TestServers.withRefusingPort { port in
+            await #expect(throws: DeliveryError(message: "SMTP server 127.0.0.1:\(port) unreachable")) {
+                try await sender(port: port).send(message)
+            }
         }
     }
 

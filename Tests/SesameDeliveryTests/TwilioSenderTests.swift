@@ -119,17 +119,18 @@ struct TwilioSenderTests {
 
     @Test("nothing listening: a DeliveryError, not a transport error")
     func unreachable() async throws {
-        let port = try await TestServers.freePort()
-        let sender = TwilioSender(
-            configuration: TwilioConfiguration(
-                accountSID: TwilioMock.accountSID, authToken: "x", sender: .phoneNumber("+15005550006"),
-                baseURL: "http://127.0.0.1:\(port)", timeout: .seconds(5)))
-        // AsyncHTTPClient keeps retrying a refused connection until the deadline; which of the
-        // two it reports depends on the machine's load, and both are the same to the caller.
-        await #expect {
-            try await sender.send(sms(to: "+14155550123"))
-        } throws: { error in
-            ["Twilio unreachable", "Twilio did not answer in time"].contains((error as? DeliveryError)?.message)
+        try await TestServers.withRefusingPort { port in
+            let sender = TwilioSender(
+                configuration: TwilioConfiguration(
+                    accountSID: TwilioMock.accountSID, authToken: "x", sender: .phoneNumber("+15005550006"),
+                    baseURL: "http://127.0.0.1:\(port)", timeout: .seconds(5)))
+            // AsyncHTTPClient keeps retrying a refused connection until the deadline; which of the
+            // two it reports depends on the machine's load, and both are the same to the caller.
+            await #expect {
+                try await sender.send(sms(to: "+14155550123"))
+            } throws: { error in
+                ["Twilio unreachable", "Twilio did not answer in time"].contains((error as? DeliveryError)?.message)
+            }
         }
     }
 

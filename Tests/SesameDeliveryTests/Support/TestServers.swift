@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NIOCore
 import NIOPosix
 
@@ -45,6 +46,27 @@ enum TestServers {
         try await channel.close()
         guard let port else { throw TestSetupError(description: "could not find a free port") }
         return port
+    }
+
+    /// Runs `body` with a port on 127.0.0.1 where nothing listens, and that nothing can take
+    /// meanwhile: a socket holds it bound without listening, so a connection is refused. A
+    /// port merely found free could be bound by a test server running alongside, and then a
+    /// "nothing listening" test would talk to that server instead.
+    static func withRefusingPort<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestSetupError(description: "socket: errno \(errno)") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                Glibc.bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard bound else { throw TestSetupError(description: "bind: errno \(errno)") }
+        return try await body(Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// A fresh scratch directory under the system temporary directory.
