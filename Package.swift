@@ -7,6 +7,26 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// How a release `sesame` is linked on Linux, so an idle server maps little of its own code
+/// (docs/performance.md, "Memory"): LLVM's lld (part of every Swift toolchain for Linux)
+/// places the functions that starting and serving run first and together
+/// (Sources/sesame/link-order.txt, written by scripts/link-order) and the compiler's unnamed
+/// functions beside them (text-layout.ld), and exports no symbols the server does not need:
+/// the static Swift runtime's link arguments export every symbol, a 2 MB table the loader
+/// reads at each start. The layout takes function by function when the build compiles one
+/// section per function (scripts/release: `-function-sections`), file by file otherwise.
+let sesameDirectory = String(#filePath.dropLast("/Package.swift".count)) + "/Sources/sesame"
+let releaseLayout: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-use-ld=lld",
+            "-Xlinker", "--no-export-dynamic",
+            "-Xlinker", "--symbol-ordering-file=\(sesameDirectory)/link-order.txt",
+            "-Xlinker", "--no-warn-symbol-ordering",
+            "-Xlinker", "--script=\(sesameDirectory)/text-layout.ld",
+        ], .when(platforms: [.linux], configuration: .release))
+]
+
 let package = Package(
     name: "Sesame",
     platforms: [.macOS(.v15), .iOS(.v17)],
@@ -160,7 +180,13 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "sesame", dependencies: ["SesameCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")], exclude: ["README.md"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "sesame",
+            dependencies: ["SesameCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            exclude: ["README.md", "link-order.txt", "text-layout.ld"],
+            swiftSettings: swiftSettings,
+            linkerSettings: releaseLayout
+        ),
         .executableTarget(
             name: "sesame-bench",
             dependencies: [
