@@ -10,14 +10,18 @@ public enum JSONValue: Codable, Hashable, Sendable {
     /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Each kind that does not match throws a `DecodingError` (with its coding path and
+        // description) before the next is tried; strings come first because nearly every
+        // value of a request body or user metadata is one. Each JSON value matches one kind
+        // only, so the order changes nothing else.
         if container.decodeNil() {
             self = .null
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
