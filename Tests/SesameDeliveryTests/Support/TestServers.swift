@@ -52,6 +52,7 @@ enum TestServers {
     /// meanwhile: a socket holds it bound without listening, so a connection is refused. A
     /// port merely found free could be bound by a test server running alongside, and then a
     /// "nothing listening" test would talk to that server instead.
+    @discardableResult
     static func withRefusingPort<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestSetupError(description: "socket: errno \(errno)") }
