@@ -1,7 +1,7 @@
 """The requests scripts/link-order profiles: discovery, then three email-code logins, each
 followed by userinfo and a refresh grant. Arguments: base URL, client_id, the sesame binary
 (to read the console outbox) and the data directory."""
-import json, re, subprocess, sys, time, urllib.request
+import json, subprocess, sys, time, urllib.request
 base, client, binary, data = sys.argv[1:]
 
 def call(path, body=None, bearer=None):
@@ -19,11 +19,10 @@ for n in range(3):
     call("/passwordless/start", {"client_id": client, "connection": "email", "email": email, "send": "code"})
     code = None
     for _ in range(300):  # the message is written by the delivery worker, a moment later
-        outbox = subprocess.run([binary, "outbox", "--data-dir", data, "--to", email, "--json", "--limit", "1"],
-                                capture_output=True, text=True, check=True).stdout
-        found = re.search(r"\b(\d{6})\b", outbox)
-        if found:
-            code = found.group(1)
+        messages = json.loads(subprocess.run([binary, "outbox", "--data-dir", data, "--to", email, "--json"],
+                                             capture_output=True, text=True, check=True).stdout)
+        code = next((message["code"] for message in messages if message.get("code")), None)
+        if code:
             break
         time.sleep(0.1)
     tokens = call("/oauth/token", {"grant_type": "http://auth0.com/oauth/grant-type/passwordless/otp",
