@@ -50,7 +50,7 @@ public struct BrandColor: Sendable, Equatable, Codable, CustomStringConvertible 
     /// name or a number typed into the wrong field. Returns nil for anything else.
     /// - Parameter hex: The colour as an administrator typed it, e.g. `#2453D3` or `#abc`.
     public init?(hex: String) {
-        let trimmed = hex.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = hex.trimmingWhitespaceAndNewlines()
         guard trimmed.hasPrefix("#") else { return nil }
         // Bytes, not Characters: `Character.hexDigitValue` also accepts full-width digits.
         var nibbles: [UInt8] = []

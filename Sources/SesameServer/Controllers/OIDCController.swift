@@ -86,6 +86,6 @@ extension Request {
     /// nil without such a header.
     var bearerToken: String? {
         guard let header = headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return nil }
-        return header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return header.dropFirst(7).trimmingWhitespace()
     }
 }

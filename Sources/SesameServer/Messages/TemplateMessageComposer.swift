@@ -20,11 +20,11 @@ public struct TemplateMessageComposer: MessageComposer {
         }
         var message = OutgoingMessage(
             channel: content.channel, recipient: content.recipient, subject: nil,
-            body: try part("text").trimmingCharacters(in: .whitespacesAndNewlines), code: content.code, link: content.link)
+            body: try part("text").trimmingWhitespaceAndNewlines(), code: content.code, link: content.link)
         if content.channel == .email {
             // One line, whatever the template's whitespace: a subject cannot carry a line break.
             message.subject = try part("subject").split(whereSeparator: \.isNewline).map {
-                $0.trimmingCharacters(in: .whitespaces)
+                $0.trimmingWhitespace()
             }
             .filter { !$0.isEmpty }.joined(separator: " ")
             message.html = try part("html")
