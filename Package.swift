@@ -134,18 +134,27 @@ let package = Package(
         // A passkey authenticator in software, for tests, headless clients and the CLI.
         .target(
             name: "SesameSoftwareAuthenticator",
-            dependencies: ["SesameClient", "SesameAPI", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SesameClientCore", "SesameAPI", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         // The app side: depends on the wire types and swift-crypto only, nothing server-side.
+        // SesameClientCore is the client whatever carries its requests; SesameClient adds
+        // URLSession (and re-exports the core), so the `sesame` executable, whose client
+        // commands use the core alone, does not load libcurl.
         .target(
-            name: "SesameClient",
+            name: "SesameClientCore",
             dependencies: [
                 "SesameAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SesameClient",
+            dependencies: ["SesameClientCore"],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
@@ -172,9 +181,12 @@ let package = Package(
         .target(
             name: "SesameCLI",
             dependencies: [
-                "SesameClient", "SesameSoftwareAuthenticator",
+                "SesameClientCore", "SesameSoftwareAuthenticator",
                 "SesameServer", "SesameAPI", "SesameWebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["README.md"],
@@ -231,7 +243,8 @@ let package = Package(
         .testTarget(
             name: "SesameClientTests",
             dependencies: [
-                "SesameClient", "SesameSoftwareAuthenticator", "SesameAPI", "SesameServer", "SesameCore", "SesameStorageSQL",
+                "SesameClient", "SesameClientCore", "SesameSoftwareAuthenticator", "SesameAPI", "SesameServer",
+                "SesameCore", "SesameStorageSQL",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

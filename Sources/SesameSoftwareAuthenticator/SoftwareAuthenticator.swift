@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import SesameAPI
-public import SesameClient
+public import SesameClientCore
 
 /// A passkey authenticator in software, for tests, headless clients and `sesame login
 /// passkey`: ES256 discoverable credentials with a signature counter, the UP and UV flags,

@@ -1,8 +1,9 @@
 import Foundation
 import SesameAPI
+import SesameClient
 import Testing
 
-@testable import SesameClient
+@testable import SesameClientCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -18,7 +19,7 @@ struct IDTokenVerifierTests {
             let client = SesameClient(domain: server.domain, clientID: server.clientID)
             let credentials = try await server.signIn(client)
             let token = try #require(credentials.idToken)
-            let transport = HTTPTransport(base: server.domain, session: .shared)
+            let transport = client.transport
             let ours = IDTokenVerifier(transport: transport, clientID: server.clientID)
             try await ours.verify(token, nonce: nil, now: Date())
 

@@ -1,10 +1,11 @@
 import Foundation
 import SesameAPI
+import SesameClient
 import SesameCore
 import SesameServer
 import Testing
 
-@testable import SesameClient
+@testable import SesameClientCore
 
 /// A link opened on another device while the app waits: the person confirms there with the
 /// number the app shows (approved here through the server's Core API, as the page does).

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameAPI
-import SesameClient
+import SesameClientCore
 
 /// Where `sesame login` keeps its session, and which server and application it talks to.
 struct ClientSessionOptions: ParsableArguments {
@@ -40,7 +40,7 @@ struct ClientSessionOptions: ParsableArguments {
     /// - Throws: `not signed in` when there is no session.
     static func storedSession() throws -> (client: SesameClient, manager: CredentialsManager) {
         guard let stored = try store.load() else { throw SesameClientErrorMessage("not signed in") }
-        let client = SesameClient(domain: stored.domain, clientID: stored.clientID)
+        let client = SesameClient(commandLineDomain: stored.domain, clientID: stored.clientID)
         return (client, CredentialsManager(client: client, store: store))
     }
 
@@ -59,7 +59,7 @@ struct ClientSessionOptions: ParsableArguments {
         guard let clientID = clientID ?? environment["SESAME_CLIENT_ID"] ?? stored?.clientID else {
             throw ValidationError("--client-id is required (or SESAME_CLIENT_ID)")
         }
-        return SesameClient(domain: url, clientID: clientID)
+        return SesameClient(commandLineDomain: url, clientID: clientID)
     }
 }
 

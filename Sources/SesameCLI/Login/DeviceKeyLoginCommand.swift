@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameAPI
-import SesameClient
+import SesameClientCore
 
 extension LoginCommand {
     /// `sesame login device-key [--register]`: this machine's key, the TouchIDAuth way.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameAPI
-import SesameClient
+import SesameClientCore
 
 /// `sesame login email|sms|magic-link`: sign in from a terminal with a one-time code or a link, on the SDK.
 struct LoginCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameAPI
-import SesameClient
+import SesameClientCore
 
 extension LoginCommand {
     /// `sesame login magic-link ADDRESS`: a link opened on any device (a phone, say), confirmed

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameAPI
-import SesameClient
+import SesameClientCore
 import SesameSoftwareAuthenticator
 
 extension LoginCommand {

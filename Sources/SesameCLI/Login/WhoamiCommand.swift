@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameAPI
-import SesameClient
+import SesameClientCore
 
 /// `sesame whoami [--json]`: who the stored session belongs to.
 struct WhoamiCommand: AsyncParsableCommand {

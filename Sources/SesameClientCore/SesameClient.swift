@@ -1,10 +1,6 @@
 public import Foundation
 public import SesameAPI
 
-#if canImport(FoundationNetworking)
-    public import FoundationNetworking
-#endif
-
 /// An app's connection to a Sesame server: passwordless codes, token renewal and revocation,
 /// and the profile, over Auth0's Authentication API. Every id_token it returns has been
 /// verified against the server's JWKS.
@@ -27,16 +23,16 @@ public struct SesameClient: Sendable {
     let verifier: IDTokenVerifier
     private let now: @Sendable () -> Date
 
-    /// Creates a client of the server at `domain` for the application `clientID`.
-    public init(domain: URL, clientID: String, session: URLSession = .shared) {
-        self.init(domain: domain, clientID: clientID, session: session, now: Date.init)
-    }
-
-    /// Creates a client with its own clock (tests).
-    init(domain: URL, clientID: String, session: URLSession, now: @escaping @Sendable () -> Date) {
+    /// Creates a client that sends its requests through `exchange`. Apps use
+    /// `init(domain:clientID:session:)` from the `SesameClient` module, which sends through
+    /// `URLSession`.
+    package init(
+        domain: URL, clientID: String, exchange: @escaping HTTPExchange.Send,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.domain = domain
         self.clientID = clientID
-        transport = HTTPTransport(base: domain, session: session)
+        transport = HTTPTransport(base: domain, exchange: exchange)
         verifier = IDTokenVerifier(transport: transport, clientID: clientID)
         self.now = now
     }

@@ -1,14 +1,10 @@
 import Foundation
 import SesameAPI
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// JSON over URLSession: one place where requests are built, sent and their errors read.
+/// JSON over HTTP: one place where requests are built, sent and their errors read.
 struct HTTPTransport: Sendable {
     let base: URL
-    let session: URLSession
+    let exchange: HTTPExchange.Send
 
     /// A JSON body's answer: the bytes and the headers a caller may need (rate limits).
     struct Answer {
@@ -28,18 +24,17 @@ struct HTTPTransport: Sendable {
 
     /// Sends `body`, when there is one, as JSON to `path` with `method`.
     func send(method: String, _ path: String, _ body: [String: Any]?, bearer: String? = nil) async throws -> Answer {
-        var request = URLRequest(url: url(path))
-        request.httpMethod = method
+        var request = HTTPExchange.Request(method: method, url: url(path), headers: [], body: nil)
         if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+            request.headers.append(("Content-Type", "application/json"))
+            request.body = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         }
         return try await send(request, bearer: bearer)
     }
 
     /// GETs `path`.
     func get(_ path: String, bearer: String? = nil) async throws -> Answer {
-        try await send(URLRequest(url: url(path)), bearer: bearer)
+        try await send(HTTPExchange.Request(method: "GET", url: url(path), headers: [], body: nil), bearer: bearer)
     }
 
     /// Decodes an answer as `T`.
@@ -55,31 +50,27 @@ struct HTTPTransport: Sendable {
         base.appendingPathComponent(String(path.drop { $0 == "/" }))
     }
 
-    private func send(_ request: URLRequest, bearer: String?) async throws -> Answer {
+    private func send(_ request: HTTPExchange.Request, bearer: String?) async throws -> Answer {
         var request = request
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        let data: Data
-        let response: URLResponse
+        request.headers.append(("Accept", "application/json"))
+        if let bearer { request.headers.append(("Authorization", "Bearer \(bearer)")) }
+        let response: HTTPExchange.Response
         do {
-            (data, response) = try await session.data(for: request)
+            response = try await exchange(request)
         } catch {
             throw SesameClientError.network(error.localizedDescription)
         }
-        guard let http = response as? HTTPURLResponse else { throw SesameClientError.invalidResponse("not HTTP") }
-        var headers: [String: String] = [:]
-        for case (let name as String, let value as String) in http.allHeaderFields { headers[name.lowercased()] = value }
-        guard (200..<300).contains(http.statusCode) else { throw Self.refusal(http.statusCode, data, headers) }
-        return Answer(body: data, headers: headers)
+        guard (200..<300).contains(response.status) else { throw Self.refusal(response) }
+        return Answer(body: response.body, headers: response.headers)
     }
 
     /// Auth0's error shape, or the status alone when the body is something else.
-    private static func refusal(_ status: Int, _ data: Data, _ headers: [String: String]) -> SesameClientError {
-        let body = try? JSONDecoder().decode(ErrorBody.self, from: data)
-        let reset = headers["x-ratelimit-reset"].flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:))
+    private static func refusal(_ response: HTTPExchange.Response) -> SesameClientError {
+        let body = try? JSONDecoder().decode(ErrorBody.self, from: response.body)
+        let reset = response.headers["x-ratelimit-reset"].flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:))
         return .server(
-            status: status, code: body?.error ?? "http_\(status)",
-            message: body?.errorDescription ?? HTTPURLResponse.localizedString(forStatusCode: status),
+            status: response.status, code: body?.error ?? "http_\(response.status)",
+            message: body?.errorDescription ?? response.reason,
             errorReason: body?.errorReason, rateLimitReset: reset)
     }
 }

@@ -1,0 +1,35 @@
+package import Foundation
+
+/// One HTTP request and its answer, whatever sends it.
+///
+/// The client builds requests and reads answers here; a transport only carries them. Apps get
+/// `URLSession` (the `SesameClient` module); the `sesame` command sends through the server's
+/// own HTTP client, so the server's executable does not load `URLSession`'s libcurl and the
+/// dozens of libraries behind it (5.5 MB of every idle server's memory).
+package enum HTTPExchange {
+    /// What the client sends.
+    package struct Request: Sendable {
+        package var method: String
+        package var url: URL
+        /// Header names as written; values as sent.
+        package var headers: [(name: String, value: String)]
+        package var body: Data?
+    }
+
+    /// What came back.
+    package struct Response: Sendable {
+        package var status: Int
+        /// Header names in lower case.
+        package var headers: [String: String]
+        package var body: Data
+        /// The status's reason phrase, for an error without a JSON body.
+        package var reason: String
+
+        package init(status: Int, headers: [String: String], body: Data, reason: String) {
+            (self.status, self.headers, self.body, self.reason) = (status, headers, body, reason)
+        }
+    }
+
+    /// Sends a request; throws when no answer came (the client reports it as a network error).
+    package typealias Send = @Sendable (Request) async throws -> Response
+}
