@@ -1,35 +1,30 @@
-package import Metrics
+import Metrics
 
 /// The domain's metrics, through swift-metrics: whatever backend the process bootstraps
 /// (the server's Prometheus registry) records them; without one they cost nothing.
 ///
 /// Labels never carry a person's address, a code or an IP: only methods, results, rule
 /// names and channels, so the number of series stays small.
-package enum SesameMetrics {
-    /// The counters of the process, made once each (``MetricHandles``).
-    package static let counters = MetricHandles { Counter(label: $0, dimensions: $1) }
-    /// The timers of the process, made once each.
-    package static let timers = MetricHandles { Metrics.Timer(label: $0, dimensions: $1) }
-
+enum SesameMetrics {
     /// A finished login attempt: `success` or `failure`, by method (`otp`, `passkey`, …).
     static func login(method: String, result: String) {
-        counters("sesame_logins_total", [("method", method), ("result", result)]).increment()
+        Counter(label: "sesame_logins_total", dimensions: [("method", method), ("result", result)]).increment()
     }
 
     /// A one-time code or link stored for sending, by connection and kind (`code`, `link`).
     static func codeIssued(connection: String, kind: String) {
-        counters("sesame_codes_issued_total", [("connection", connection), ("kind", kind)]).increment()
+        Counter(label: "sesame_codes_issued_total", dimensions: [("connection", connection), ("kind", kind)]).increment()
     }
 
     /// A request refused by a rate limit, by rule (`start:ip`, `start:recipient`, …).
     static func rateLimited(key: String) {
         let rule = key.split(separator: ":").prefix(2).joined(separator: ":")
-        counters("sesame_rate_limit_refusals_total", [("rule", rule)]).increment()
+        Counter(label: "sesame_rate_limit_refusals_total", dimensions: [("rule", rule)]).increment()
     }
 
     /// A send attempt's outcome (`sent`, `retry`, `failed`), by channel.
     static func delivery(channel: String, outcome: String) {
-        counters("sesame_deliveries_total", [("channel", channel), ("outcome", outcome)]).increment()
+        Counter(label: "sesame_deliveries_total", dimensions: [("channel", channel), ("outcome", outcome)]).increment()
     }
 
     /// The login method and result an audit event stands for, if it is a login.

@@ -64,13 +64,13 @@ struct RequestLogMiddleware: RouterMiddleware {
         return header
     }
 
-    private static let knownMethods: Set<HTTPRequest.Method> = [.get, .post, .put, .patch, .delete, .head, .options]
-
     private static func record(_ method: HTTPRequest.Method, route: String, status: Int, nanoseconds: UInt64) {
         // Only known methods become labels: a client inventing methods must not add series.
-        let labels = [("route", route), ("method", knownMethods.contains(method) ? method.rawValue : "other")]
-        SesameMetrics.counters("sesame_http_requests_total", labels + [("status", "\(status)")]).increment()
-        SesameMetrics.timers("sesame_http_request_duration_seconds", labels).recordNanoseconds(Int64(clamping: nanoseconds))
+        let known: Set<HTTPRequest.Method> = [.get, .post, .put, .patch, .delete, .head, .options]
+        let labels = [("route", route), ("method", known.contains(method) ? method.rawValue : "other")]
+        Counter(label: "sesame_http_requests_total", dimensions: labels + [("status", "\(status)")]).increment()
+        Metrics.Timer(label: "sesame_http_request_duration_seconds", dimensions: labels)
+            .recordNanoseconds(Int64(clamping: nanoseconds))
     }
 }
 
