@@ -20,7 +20,9 @@ struct SMTPFailureTests {
     func unreachable() async throws {
         try await TestServers.withRefusingPort { port in
             await #expect(throws: DeliveryError(message: "SMTP server 127.0.0.1:\(port) unreachable")) {
-                try await sender(port: port).send(message)
+                // The refusal comes at once; a short timeout could pass first on a starved
+                // machine (CI ran this beside a release build) and name the wrong failure.
+                try await sender(port: port, timeout: .seconds(60)).send(message)
             }
         }
     }
