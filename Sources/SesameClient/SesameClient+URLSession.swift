@@ -23,8 +23,9 @@ struct URLSessionExchange: Sendable {
         urlRequest.httpBody = request.body
         let (data, response) = try await session.data(for: urlRequest)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        var headers: [String: String] = [:]
-        for case (let name as String, let value as String) in http.allHeaderFields { headers[name.lowercased()] = value }
+        let headers = http.allHeaderFields.compactMap { name, value in
+            (name as? String).flatMap { name in (value as? String).map { (name, $0) } }
+        }
         return HTTPExchange.Response(
             status: http.statusCode, headers: headers, body: data,
             reason: HTTPURLResponse.localizedString(forStatusCode: http.statusCode))

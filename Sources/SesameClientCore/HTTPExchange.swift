@@ -14,6 +14,10 @@ package enum HTTPExchange {
         /// Header names as written; values as sent.
         package var headers: [(name: String, value: String)]
         package var body: Data?
+
+        package init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
+            (self.method, self.url, self.headers, self.body) = (method, url, headers, body)
+        }
     }
 
     /// What came back.
@@ -25,8 +29,12 @@ package enum HTTPExchange {
         /// The status's reason phrase, for an error without a JSON body.
         package var reason: String
 
-        package init(status: Int, headers: [String: String], body: Data, reason: String) {
-            (self.status, self.headers, self.body, self.reason) = (status, headers, body, reason)
+        /// An answer whose `headers` are named as the transport got them; they are kept in
+        /// lower case, the last of a repeated name winning.
+        package init(status: Int, headers: some Sequence<(String, String)>, body: Data, reason: String) {
+            var lowered: [String: String] = [:]
+            for (name, value) in headers { lowered[name.lowercased()] = value }
+            (self.status, self.headers, self.body, self.reason) = (status, lowered, body, reason)
         }
     }
 

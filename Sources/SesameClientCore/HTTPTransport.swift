@@ -24,7 +24,7 @@ struct HTTPTransport: Sendable {
 
     /// Sends `body`, when there is one, as JSON to `path` with `method`.
     func send(method: String, _ path: String, _ body: [String: Any]?, bearer: String? = nil) async throws -> Answer {
-        var request = HTTPExchange.Request(method: method, url: url(path), headers: [], body: nil)
+        var request = HTTPExchange.Request(method: method, url: url(path))
         if let body {
             request.headers.append(("Content-Type", "application/json"))
             request.body = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
@@ -34,7 +34,7 @@ struct HTTPTransport: Sendable {
 
     /// GETs `path`.
     func get(_ path: String, bearer: String? = nil) async throws -> Answer {
-        try await send(HTTPExchange.Request(method: "GET", url: url(path), headers: [], body: nil), bearer: bearer)
+        try await send(HTTPExchange.Request(method: "GET", url: url(path)), bearer: bearer)
     }
 
     /// Decodes an answer as `T`.

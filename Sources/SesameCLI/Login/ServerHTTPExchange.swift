@@ -39,10 +39,9 @@ enum ServerHTTPExchange {
             // own description names the cause ("Connection refused (errno: 111)").
             throw Failure(errorDescription: String(describing: error))
         }
-        var headers: [String: String] = [:]
-        for (name, value) in response.headers { headers[name.lowercased()] = value }
         return HTTPExchange.Response(
-            status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView),
+            status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+            body: Data(body.readableBytesView),
             reason: response.status.reasonPhrase)
     }
 }
