@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOCore
 import SesameCore
 import SesameStorageSQL
 
@@ -81,7 +82,7 @@ struct BenchTarget {
             servers: servers, database: database, clientID: clientID,
             client: HTTPClient(eventLoopGroupProvider: .shared(executor.group), configuration: configuration),
             executor: executor,
-            codes: try await CodeFeed(outbox: database, interval: .milliseconds(options.database == nil ? 1 : 5)))
+            codes: try await CodeFeed(outbox: database, on: executor, interval: .milliseconds(options.database == nil ? 1 : 5)))
     }
 
     /// One set of connections (one to each server) for each of `count` measured workers.
@@ -101,6 +102,7 @@ struct BenchTarget {
     /// Closes the client and database, stops the servers and removes a directory it made.
     func stop(removeDirectory: Bool) async throws {
         try await client.shutdown()
+        await codes.stop()
         try await executor.shutdown()
         try await database.shutdown()
         for server in servers { server.stop() }

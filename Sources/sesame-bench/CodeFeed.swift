@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import SesameCore
 import SesameStorageSQL
 import Synchronization
@@ -10,6 +11,10 @@ import Synchronization
 /// and nothing new, the follower sleeps until a login asks: the refresh and device-key
 /// benchmarks need codes only to enrol, and a reader polling through their load cost the
 /// generator a tenth of a core.
+///
+/// The follower, its pauses and each login's wait run on the workers' event loop: on Swift's
+/// pool, with a task and a timer per login, every code woke two more threads, and the feed
+/// was half of the generator's CPU.
 final class CodeFeed: Sendable {
     private struct State {
         var codes: [String: String] = [:]
@@ -36,6 +41,7 @@ final class CodeFeed: Sendable {
     private let shared = Shared()
     private let follower: Task<Void, Never>
     private let outbox: SQLStorage
+    private let executor: LoopExecutor
     /// Wakes a sleeping follower when a login starts waiting.
     private let wake: AsyncStream<Void>.Continuation
 
@@ -43,26 +49,40 @@ final class CodeFeed: Sendable {
     /// - Parameter interval: the pause between reads while logins wait. On PostgreSQL each
     ///   read is a round trip that wakes a backend on the cores the servers use; a read every
     ///   millisecond there was a fifth of the database's statements.
-    init(outbox: SQLStorage, interval: Duration = .milliseconds(1)) async throws {
+    init(outbox: SQLStorage, on executor: LoopExecutor, interval: TimeAmount = .milliseconds(1)) async throws {
         let start = try await outbox.outboxMessages(after: nil, limit: 1).cursor
         self.outbox = outbox
+        self.executor = executor
         let shared = self.shared
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.wake = wake
-        follower = Task { await Self.follow(outbox, from: start, into: shared, wakeups: wakeups, interval: interval) }
+        follower = Task(executorPreference: executor) {
+            await Self.follow(outbox, from: start, into: shared, wakeups: wakeups, interval: interval, on: executor)
+        }
+    }
+
+    /// Ends the follower; call before the executor's loop shuts down.
+    func stop() async {
+        follower.cancel()
+        wake.finish()
+        await follower.value
     }
 
     /// Reads the outbox every `interval` and hands out the codes. A number skipped (its
     /// transaction had not committed yet) is read again until it appears or a second passes.
     private static func follow(
-        _ outbox: SQLStorage, from start: Int64, into shared: Shared, wakeups: AsyncStream<Void>, interval: Duration
+        _ outbox: SQLStorage, from start: Int64, into shared: Shared, wakeups: AsyncStream<Void>, interval: TimeAmount,
+        on executor: LoopExecutor
     ) async {
         var wakeup = wakeups.makeAsyncIterator()
         var cursor = start
         var skipped: [Int64: ContinuousClock.Instant] = [:]
         while !Task.isCancelled {
             let from = min(cursor, (skipped.keys.min() ?? cursor + 1) - 1)
-            guard let page = try? await outbox.outboxMessages(after: from, limit: 500) else { continue }
+            guard let page = try? await outbox.outboxMessages(after: from, limit: 500) else {
+                await executor.sleep(interval)
+                continue
+            }
             let numbers = Set(page.messages.map(\.number))
             for (number, message) in page.messages where number > cursor || skipped[number] != nil {
                 skipped[number] = nil
@@ -75,7 +95,7 @@ final class CodeFeed: Sendable {
             skipped = skipped.filter { ContinuousClock.now - $0.value < .seconds(1) }
             if page.messages.count < 500 {
                 let idle = skipped.isEmpty && page.messages.isEmpty && shared.state.withLock { $0.waiting.isEmpty }
-                if idle { _ = await wakeup.next() } else { try? await Task.sleep(for: interval) }
+                if idle { _ = await wakeup.next() } else { await executor.sleep(interval) }
             }
         }
     }
@@ -92,15 +112,14 @@ final class CodeFeed: Sendable {
         if let code = await followed(recipient, timeout: .milliseconds(100)) { return code }
         for _ in 0..<190 {
             if let code = try? await outbox.recentOutboxMessages(limit: 1, recipient: recipient).first?.code { return code }
-            try? await Task.sleep(for: .milliseconds(10))
+            await executor.sleep(.milliseconds(10))
         }
         return nil
     }
 
     /// The code for `recipient` from the follower, waiting up to `timeout` for it.
-    private func followed(_ recipient: String, timeout: Duration) async -> String? {
-        let timer = Task { [shared] in
-            try? await Task.sleep(for: timeout)
+    private func followed(_ recipient: String, timeout: TimeAmount) async -> String? {
+        let timer = executor.loop.scheduleTask(in: timeout) { [shared] in
             shared.state.withLock { $0.waiting.removeValue(forKey: recipient) }?.resume(returning: nil)
         }
         defer { timer.cancel() }

@@ -22,6 +22,12 @@ final class LoopExecutor: TaskExecutor {
         loop.execute { job.runSynchronously(on: executor) }
     }
 
+    /// Waits `amount` on the loop's own timer, without a thread of Swift's pool or a
+    /// dispatch timer; returns at once once the loop has shut down.
+    func sleep(_ amount: TimeAmount) async {
+        _ = try? await loop.scheduleTask(in: amount) {}.futureResult.get()
+    }
+
     /// Stops the thread once the connections on it are closed.
     func shutdown() async throws { try await group.shutdownGracefully() }
 }
