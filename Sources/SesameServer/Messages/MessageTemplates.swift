@@ -15,6 +15,7 @@ public struct MessageTemplates: Sendable {
     /// Templates already parsed: parsing the layout for every message was a quarter of a
     /// login's server time (docs/performance.md).
     private let parsed = ParsedTemplates()
+    private let skeletons = MessageSkeletons()
 
     /// The language every chain ends in.
     static let fallbackLanguage = "en"
@@ -79,11 +80,13 @@ public struct MessageTemplates: Sendable {
     }
 
     /// Renders template `name` for `content` in `language`, with the layout it may inherit.
+    /// A part is rendered once per application, connection and language, and its code or link
+    /// put into the gaps after (``MessageSkeleton``).
     /// - Throws: ``MessageTemplateError`` when no template exists or one does not parse.
     func render(
         _ name: String, content: MessageContent, language: String, overrides: [MessageTemplateOverride]
     ) throws -> String {
-        func find(_ name: String) throws -> MustacheTemplate {
+        func find(_ name: String) throws -> ParsedTemplates.Entry {
             let scopes = Self.scopes(connection: content.connection, clientID: content.clientID)
             guard
                 let resolved = resolve(
@@ -91,11 +94,25 @@ public struct MessageTemplates: Sendable {
             else { throw MessageTemplateError.unknownName(name) }
             return try parsed.template(resolved.source, name: name)
         }
-        var library = MustacheLibrary()
-        if !MessageTemplateNames.isText(name) {
-            library.register(try find(MessageTemplateNames.layout), named: MessageTemplateNames.layoutPartial)
+        let template = try find(name)
+        let layout = MessageTemplateNames.isText(name) ? nil : try find(MessageTemplateNames.layout)
+        func draw(_ content: MessageContent) -> String {
+            var library = MustacheLibrary()
+            if let layout { library.register(layout.template, named: MessageTemplateNames.layoutPartial) }
+            return template.template.render(Self.values(content, language: language), library: library)
         }
-        return try find(name).render(Self.values(content, language: language), library: library)
+        guard
+            let key = MessageSkeletons.Key(content, template: template.serial, layout: layout?.serial, language: language),
+            let secret = content.code ?? content.link
+        else { return draw(content) }
+        let skeleton = skeletons.skeleton(for: key) {
+            MessageSkeleton.learn { standIn in
+                var sample = content
+                if content.code != nil { sample.code = standIn } else { sample.link = standIn }
+                return draw(sample)
+            }
+        }
+        return skeleton?.filled(with: secret) ?? draw(content)
     }
 
     /// What templates may use: `code`, `link`, `application.*`, `connection`,
@@ -119,18 +136,32 @@ public struct MessageTemplates: Sendable {
 /// Parsed templates by name and source, so an operator's new override is parsed once and an
 /// unchanged one never again.
 final class ParsedTemplates: Sendable {
-    private let templates = Mutex<[String: MustacheTemplate]>([:])
+    /// A parsed template and its serial number, which no other name and source ever gets.
+    struct Entry: Sendable {
+        let template: MustacheTemplate
+        let serial: Int
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var serials = 0
+    }
+
+    private let state = Mutex(State())
     /// Overrides come and go; past this many sources the cache starts afresh.
     private let limit = 512
 
-    func template(_ source: String, name: String) throws -> MustacheTemplate {
+    func template(_ source: String, name: String) throws -> Entry {
         let key = name + "\u{0}" + source
-        if let template = templates.withLock({ $0[key] }) { return template }
+        if let entry = state.withLock({ $0.entries[key] }) { return entry }
         let template = try MessageTemplateSyntax.parse(source, name: name)
-        templates.withLock { templates in
-            if templates.count >= limit { templates.removeAll() }
-            templates[key] = template
+        return state.withLock { state in
+            if let entry = state.entries[key] { return entry }
+            if state.entries.count >= limit { state.entries.removeAll() }
+            state.serials += 1
+            let entry = Entry(template: template, serial: state.serials)
+            state.entries[key] = entry
+            return entry
         }
-        return template
     }
 }

@@ -24,11 +24,11 @@ enum AuthorizationResponder {
 
     private static func formPost(_ answer: AuthorizationResponse) -> Response {
         let inputs = answer.parameters.map {
-            "<input type=\"hidden\" name=\"\(escape($0.0))\" value=\"\(escape($0.1))\">"
+            "<input type=\"hidden\" name=\"\(HTMLText.escaped($0.0))\" value=\"\(HTMLText.escaped($0.1))\">"
         }.joined()
         let script = "document.forms[0].submit();"
         let body = """
-            <form method="post" action="\(escape(answer.redirectURI))">\(inputs)
+            <form method="post" action="\(HTMLText.escaped(answer.redirectURI))">\(inputs)
             <noscript><p>Scripts are off: continue by hand.</p><button type="submit">Continue</button></noscript></form>
             <script>\(script)</script>
             """
@@ -63,26 +63,10 @@ enum AuthorizationResponder {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title))</title></head><body>
+        <title>\(HTMLText.escaped(title))</title></head><body>
         \(body)
         </body></html>
         """
-    }
-
-    /// HTML-escapes text for element content and quoted attributes.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 
     /// JSON that is safe inside a `<script>` element: no `<`, `>`, `&` or line separators
