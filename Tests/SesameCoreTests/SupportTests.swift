@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SesameAPI
 import SesameWebAuthn
@@ -60,6 +61,25 @@ struct SupportTests {
         // The purpose is part of the MAC: a code's hash is not a refresh token's.
         #expect(!old.matches("123456", stored: stored, purpose: .refreshToken))
         #expect(!SecretHasher(keys: [Array(repeating: 2, count: 32)]).matches("123456", stored: stored, purpose: .challenge))
+    }
+
+    /// Every stored code, token and session is this MAC: a change of its input would lock out
+    /// every user with a session and every code in flight.
+    @Test("a stored hash is HMAC-SHA256 over the purpose, a zero byte and the secret, under each key")
+    func storedHashFormat() {
+        let keys = [Array(repeating: UInt8(7), count: 32), Array(0..<UInt8(32))]
+        let hasher = SecretHasher(keys: keys)
+        for (secret, purpose) in [("123456", SecretPurpose.challenge), ("rt_é✓", .refreshToken), ("", .formToken)] {
+            let expected = keys.map { key in
+                Array(
+                    HMAC<SHA256>.authenticationCode(
+                        for: Array(purpose.rawValue.utf8) + [0] + Array(secret.utf8), using: SymmetricKey(data: key)))
+            }
+            #expect(hasher.hash(secret, purpose: purpose) == expected[0])
+            #expect(hasher.candidates(secret, purpose: purpose) == expected)
+            let again = hasher.hash(secret, purpose: purpose)
+            #expect(again == expected[0], "the keyed MAC is reused unchanged")
+        }
     }
 
     @Test("constant-time comparison gives plain equality")

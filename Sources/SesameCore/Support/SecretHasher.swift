@@ -7,13 +7,16 @@ import Foundation
 /// Keys form a list so they can rotate: new secrets are hashed with the first key, and a
 /// presented secret is accepted if it matches under any key.
 public struct SecretHasher: Sendable {
-    private let keys: [SymmetricKey]
+    /// One HMAC per key, keyed once and copied for each secret: keying (the key's padding,
+    /// two SHA-256 blocks and their contexts) was most of the cost of a MAC, and every login
+    /// and grant computes several.
+    private let keys: [HMAC<SHA256>]
 
     /// Creates a hasher.
     /// - Parameter keys: the HMAC keys, newest first; must not be empty.
     public init(keys: [[UInt8]]) {
         precondition(!keys.isEmpty, "SecretHasher needs at least one key")
-        self.keys = keys.map { SymmetricKey(data: $0) }
+        self.keys = keys.map { HMAC<SHA256>(key: SymmetricKey(data: $0)) }
     }
 
     /// The HMAC of `secret` under the current key, as stored.
@@ -44,13 +47,15 @@ public struct SecretHasher: Sendable {
         return difference == 0
     }
 
-    private static func mac(_ secret: String, purpose: SecretPurpose, key: SymmetricKey) -> [UInt8] {
+    private static func mac(_ secret: String, purpose: SecretPurpose, key: HMAC<SHA256>) -> [UInt8] {
         // The purpose is bound into the MAC so a hash of one kind of secret can never be
         // replayed as another kind (a refresh token as an authorization code, say).
         var message = Array(purpose.rawValue.utf8)
         message.append(0)
         message.append(contentsOf: secret.utf8)
-        return Array(HMAC<SHA256>.authenticationCode(for: message, using: key))
+        var hmac = key
+        hmac.update(data: message)
+        return Array(hmac.finalize())
     }
 }
 

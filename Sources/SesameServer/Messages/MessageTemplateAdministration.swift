@@ -33,7 +33,7 @@ public struct MessageTemplateAdministration: Sendable {
     public func list() async throws -> [Entry] {
         let shipped = templates.shipped.languages.sorted().flatMap { language in
             MessageTemplateNames.all.filter { templates.shipped.source($0, language: language) != nil }
-                .map { Entry(name: $0, language: language, origin: "shipped") }
+                .map { Entry(name: $0, language: language, origin: ShippedMessageTemplates.origin) }
         }
         let overrides = try await storage.messageTemplates().map {
             Entry(name: $0.name, language: $0.language, origin: $0.scope.description, updatedAt: $0.updatedAt)

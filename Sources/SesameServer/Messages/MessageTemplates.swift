@@ -34,6 +34,9 @@ public struct MessageTemplates: Sendable {
         var language: String
         /// `shipped`, or the override's scope.
         var origin: String
+
+        /// Whether the source is the one shipped, which never changes while the server runs.
+        var isShipped: Bool { origin == ShippedMessageTemplates.origin }
     }
 
     /// The language of a message: `x-request-language`, then `Accept-Language`, then the
@@ -73,7 +76,7 @@ public struct MessageTemplates: Sendable {
                 }
             }
             if let source = shipped.source(name, language: language) {
-                return Resolved(source: source, language: language, origin: "shipped")
+                return Resolved(source: source, language: language, origin: ShippedMessageTemplates.origin)
             }
         }
         return nil
@@ -92,7 +95,7 @@ public struct MessageTemplates: Sendable {
                 let resolved = resolve(
                     name, language: language, scopes: scopes, connection: content.connection, overrides: overrides)
             else { throw MessageTemplateError.unknownName(name) }
-            return try parsed.template(resolved.source, name: name)
+            return try parsed.template(resolved, name: name)
         }
         let template = try find(name)
         let layout = MessageTemplateNames.isText(name) ? nil : try find(MessageTemplateNames.layout)
@@ -151,8 +154,11 @@ final class ParsedTemplates: Sendable {
     /// Overrides come and go; past this many sources the cache starts afresh.
     private let limit = 512
 
-    func template(_ source: String, name: String) throws -> Entry {
-        let key = name + "\u{0}" + source
+    /// The parsed template `resolved` for `name`. A shipped template is known by its name and
+    /// language, so the layout's five kilobytes are not hashed and compared for every message.
+    func template(_ resolved: MessageTemplates.Resolved, name: String) throws -> Entry {
+        let source = resolved.source
+        let key = resolved.isShipped ? "shipped\u{0}\(name)\u{0}\(resolved.language)" : name + "\u{0}" + source
         if let entry = state.withLock({ $0.entries[key] }) { return entry }
         let template = try MessageTemplateSyntax.parse(source, name: name)
         return state.withLock { state in

@@ -3,6 +3,9 @@ import Foundation
 /// The message templates shipped with the server: `Resources/messages/email-layout.mustache`
 /// and, per language, `Resources/messages/<lang>/<name>.mustache`.
 struct ShippedMessageTemplates: Sendable {
+    /// The origin of a shipped template, where an override names its scope.
+    static let origin = "shipped"
+
     /// Sources by language, then template name.
     private let sources: [String: [String: String]]
     private let layout: String
