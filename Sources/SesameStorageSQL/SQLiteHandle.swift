@@ -46,8 +46,9 @@ final class SQLiteHandle: Sendable {
     func run(_ sql: String, _ binds: [SQLiteData], onRow: (SQLiteValues) throws -> Void) throws {
         try state.withLock { state in
             guard let connection = state.connection else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "closed") }
-            let prepared = try state.statements[sql] ?? Self.prepare(sql, on: connection)
-            defer { Self.release(prepared, sql: sql, in: &state) }
+            let cached = state.statements[sql]
+            let prepared = try cached ?? Self.prepare(sql, on: connection)
+            defer { Self.release(prepared, sql: sql, cached: cached != nil, in: &state) }
             try Self.bind(binds, to: prepared.statement, on: connection)
             while true {
                 let step = sqlite_nio_sqlite3_step(prepared.statement)
@@ -83,9 +84,11 @@ final class SQLiteHandle: Sendable {
     /// whose plan looked at a bound value as expired, so SQLite compiled such statements again
     /// on every use (the code check's attempt `UPDATE` among them: 1.5 % of an email-code
     /// login; docs/performance.md). Every run binds every parameter (``bind(_:to:on:)``).
-    private static func release(_ prepared: Prepared, sql: String, in state: inout State) {
+    /// - Parameter cached: whether it came from the cache, so the SQL text (often a few hundred
+    ///   bytes) is hashed once per run, not twice.
+    private static func release(_ prepared: Prepared, sql: String, cached: Bool, in state: inout State) {
         sqlite_nio_sqlite3_reset(prepared.statement)
-        if state.statements[sql] != nil { return }
+        if cached { return }
         if state.statements.count < cacheLimit {
             state.statements[sql] = prepared
         } else {
