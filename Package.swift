@@ -261,7 +261,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SesameStorageSQLTests",
-            dependencies: ["SesameStorageSQL", "SesameStorageConformance"],
+            dependencies: [
+                "SesameStorageSQL", "SesameStorageConformance", .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
