@@ -40,6 +40,34 @@ struct TrimmingTests {
         #expect(inner.trimmingWhitespace() == inner.trimmingCharacters(in: .whitespaces))
     }
 
+    /// The one-pass check of ASCII addresses stands in for the general one on nearly every
+    /// login; an address it let through that the general check refuses would be stored.
+    @Test("ASCII addresses: the one-pass check answers as the general check does")
+    func asciiAddressCheck() {
+        var samples = [
+            "a@b.c", "@b.c", "a@", "a@.", "a@b.", "a@.b", "a@b..c", "a@@b.c", "a@b@c.d", ".a@b.c", "a.@b.c", "a..b@c.d",
+            "a b@c.d", "a@b c.d", "a\t@b.c", "a\r\n@b.c", "a\u{7F}@b.c", "\"a\"@b.c", "a(b)@c.d", "a@[1.2.3.4]",
+            String(repeating: "l", count: 64) + "@b.c", String(repeating: "l", count: 65) + "@b.c",
+            "a@" + String(repeating: "d", count: 250) + ".c", "a@" + String(repeating: "d", count: 249) + ".c",
+        ]
+        // Random addresses from an alphabet weighted towards the characters that matter.
+        var state: UInt64 = 0x5E5A_3E00
+        let alphabet = Array("ab1-_+@@..  \t\r\n<>\"\u{1}\u{7F},;:[]()\\")
+        for _ in 0..<20_000 {
+            var text = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for _ in 0..<Int(state >> 59) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text.append(alphabet[Int(state >> 33) % alphabet.count])
+            }
+            samples.append(text)
+        }
+        for sample in samples {
+            #expect(Identifier.isValidASCIIEmail(sample.utf8) == Identifier.isValidEmail(sample), "\(sample.debugDescription)")
+        }
+        #expect(samples.contains { Identifier.isValidEmail($0) } && samples.contains { !Identifier.isValidEmail($0) })
+    }
+
     @Test("an address with a control or format character is refused, as before")
     func controlCharactersInAddresses() {
         #expect(Identifier.normalizedEmail("a\u{200E}b@example.com") == nil)  // left-to-right mark (Cf)
