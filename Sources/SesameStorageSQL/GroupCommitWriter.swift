@@ -26,13 +26,13 @@ final class GroupCommitWriter: Sendable {
         var draining = false
     }
 
-    private let database: any SQLDatabase
+    private let database: SQLiteDirectDatabase
     private let state = Mutex(State())
     private let maxBatch: Int
     /// Runs after each batch has committed and answered, before the next one begins.
     private let betweenBatches: @Sendable () -> Void
 
-    init(database: any SQLDatabase, maxBatch: Int = 128, betweenBatches: @escaping @Sendable () -> Void = {}) {
+    init(database: SQLiteDirectDatabase, maxBatch: Int = 128, betweenBatches: @escaping @Sendable () -> Void = {}) {
         self.database = database
         self.maxBatch = maxBatch
         self.betweenBatches = betweenBatches
@@ -111,7 +111,7 @@ final class GroupCommitWriter: Sendable {
         do {
             // IMMEDIATE takes the write lock up front: a deferred transaction that later
             // upgrades gets SQLITE_BUSY without consulting the busy handler.
-            try await db.raw("BEGIN IMMEDIATE").run()
+            try control("BEGIN IMMEDIATE")
         } catch {
             for job in batch { job.complete(.failure(error)) }
             return
@@ -119,9 +119,9 @@ final class GroupCommitWriter: Sendable {
         var results: [Result<any Sendable, any Error>] = []
         for job in batch { results.append(await execute(job, on: db)) }
         do {
-            try await db.raw("COMMIT").run()
+            try control("COMMIT")
         } catch {
-            try? await db.raw("ROLLBACK").run()
+            try? control("ROLLBACK")
             for job in batch { job.complete(.failure(error)) }
             return
         }
@@ -134,14 +134,20 @@ final class GroupCommitWriter: Sendable {
             do { return .success(try await job.run(db)) } catch { return .failure(error) }
         }
         do {
-            try await db.raw("SAVEPOINT job").run()
+            try control("SAVEPOINT job")
             let value = try await job.run(db)
-            try await db.raw("RELEASE job").run()
+            try control("RELEASE job")
             return .success(value)
         } catch {
-            try? await db.raw("ROLLBACK TO job").run()
-            try? await db.raw("RELEASE job").run()
+            try? control("ROLLBACK TO job")
+            try? control("RELEASE job")
             return .failure(error)
         }
+    }
+
+    /// Runs a transaction statement on the connection itself: a few per job, and through
+    /// SQLKit each was built, serialized and looked up like a query.
+    private func control(_ sql: String) throws {
+        try database.handle.run(sql, []) { _ in }
     }
 }
