@@ -202,7 +202,7 @@ let package = Package(
         .executableTarget(
             name: "sesame-bench",
             dependencies: [
-                "SesameServer", "SesameStorageSQL", "SesameWebAuthn",
+                "SesameServer", "SesameStorageSQL", "SesameWebAuthn", "SesameAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOFoundationEssentialsCompat
 import NIOHTTP1
+import SesameAPI
 import SesameCore
 import SesameStorageSQL
 
@@ -47,28 +48,9 @@ enum BenchHTTP {
     /// `fields` as a JSON object, written directly: `JSONEncoder` was a tenth of the
     /// generator's CPU in the refresh benchmark, taken from the server it measures.
     static func json(_ fields: [String: String]) -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        for (index, (name, value)) in fields.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            append(name, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            append(value, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
-    }
-
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped (RFC 8259 §7).
-    private static func append(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
-            case 0..<0x20: bytes += Array(String(format: "\\u%04x", byte).utf8)
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        var json = JSONObjectWriter()
+        for (name, value) in fields { json.add(name, value) }
+        return json.finish()
     }
 }
 

@@ -82,6 +82,27 @@ struct SupportTests {
         }
     }
 
+    @Test("opaque access tokens: every field round-trips, awkward characters included, and older tokens still decode")
+    func opaqueTokenFormat() throws {
+        let hasher = SecretHasher(keys: [Array(repeating: 9, count: 32)])
+        let tokens = [
+            OpaqueAccessToken(sub: "email|abc", cid: "client", scp: "openid", iat: 1, exp: 2),
+            OpaqueAccessToken(
+                sub: "email|a\"b\\c\u{1}\u{1F}é/ü", cid: "c\nd", scp: "openid https://api.example.com/x?a=1&b=\"2\"",
+                iat: -5, exp: Int64.max, jti: "j", fid: "f", ath: 0, iam: 1_700_000_000_123),
+        ]
+        for token in tokens {
+            let encoded = try token.encode(with: hasher)
+            #expect(OpaqueAccessToken.decode(encoded, with: hasher) == token)
+            let payload = try #require(Base64URL.decode(String(encoded.dropFirst(4).prefix { $0 != "." })))
+            #expect((try? JSONSerialization.jsonObject(with: Data(payload))) is [String: Any], "valid JSON")
+            // A token minted before by JSONEncoder (which also escapes "/"), still accepted.
+            let older = Base64URL.encode(try JSONEncoder().encode(token))
+            let olderToken = "sat_\(older).\(Base64URL.encode(hasher.hash(older, purpose: .accessToken)))"
+            #expect(OpaqueAccessToken.decode(olderToken, with: hasher) == token)
+        }
+    }
+
     @Test("constant-time comparison gives plain equality")
     func constantTime() {
         #expect(SecretHasher.constantTimeEquals([1, 2, 3], [1, 2, 3]))

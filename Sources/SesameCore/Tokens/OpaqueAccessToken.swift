@@ -20,9 +20,21 @@ struct OpaqueAccessToken: Codable, Equatable {
     /// Issue time in milliseconds, compared with the user's `tokensValidAfter`.
     var iam: Int64?
 
-    /// `sat_` + base64url(JSON) + `.` + base64url(HMAC).
+    /// `sat_` + base64url(JSON) + `.` + base64url(HMAC). The JSON holds the fields that are
+    /// set, in this order; ``decode(_:with:)`` reads any JSON, so tokens made by
+    /// `JSONEncoder` before keep working.
     func encode(with hasher: SecretHasher) throws -> String {
-        let payload = Base64URL.encode(try JSONEncoder().encode(self))
+        var json = JSONObjectWriter()
+        json.add("sub", sub)
+        json.add("cid", cid)
+        json.add("scp", scp)
+        json.add("iat", iat)
+        json.add("exp", exp)
+        json.add("jti", jti)
+        json.add("fid", fid)
+        json.add("ath", ath)
+        json.add("iam", iam)
+        let payload = Base64URL.encode(json.finish())
         return "sat_\(payload).\(Base64URL.encode(hasher.hash(payload, purpose: .accessToken)))"
     }
 
