@@ -119,7 +119,9 @@ public struct MessageTemplates: Sendable {
     }
 
     /// What templates may use: `code`, `link`, `application.*`, `connection`,
-    /// `lifetime_minutes` (with `lifetime_is_one` for grammar) and `request_language`.
+    /// `lifetime_minutes` (with `lifetime_is_one` for grammar) and `request_language`. Every
+    /// input here but the secret must be part of ``MessageSkeletons/Key``, or a rendered part
+    /// would be reused for a message it does not fit.
     static func values(_ content: MessageContent, language: String) -> [String: Any] {
         let brand = content.applicationBrandColor.flatMap(BrandColor.init(hex:)) ?? .defaultLight
         var application: [String: Any] = [
