@@ -2,6 +2,9 @@
 /// small objects made on every request (an opaque access token's payload, the load
 /// generator's request bodies) without `JSONEncoder`'s containers, coding paths and boxes.
 public struct JSONObjectWriter {
+    private static let controlEscapePrefix = Array("\\u00".utf8)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// The object so far; ``finish()`` closes it.
     private var bytes: [UInt8] = [UInt8(ascii: "{")]
 
@@ -40,9 +43,7 @@ public struct JSONObjectWriter {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            case 0..<0x20: bytes += Self.controlEscapePrefix + [Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]]
             default: bytes.append(byte)
             }
         }

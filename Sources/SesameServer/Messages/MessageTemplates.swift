@@ -89,8 +89,8 @@ public struct MessageTemplates: Sendable {
     func render(
         _ name: String, content: MessageContent, language: String, overrides: [MessageTemplateOverride]
     ) throws -> String {
+        let scopes = Self.scopes(connection: content.connection, clientID: content.clientID)
         func find(_ name: String) throws -> ParsedTemplates.Entry {
-            let scopes = Self.scopes(connection: content.connection, clientID: content.clientID)
             guard
                 let resolved = resolve(
                     name, language: language, scopes: scopes, connection: content.connection, overrides: overrides)
