@@ -73,6 +73,19 @@ enum SecurityChecks {
             try await expect(try await store.hit(series) == [2], "the first over its limit stops the series")
             try await expect(try await store.count(key: "to:ana", windowStart: window) == 1, "the second was not counted")
         },
+        ConformanceCheck("rate limits: a longer series stops in the middle, starts over in a new window") { store, clock in
+            let window = clock.now()
+            let series = [("ip:2", 5), ("to:bo", 1), ("sms:all", 5)].map {
+                RateLimitCounter(key: $0.0, windowStart: window, limit: $0.1)
+            }
+            try await expect(try await store.hit(series) == [1, 1, 1], "all three counted")
+            try await expect(try await store.hit(series) == [2, 2], "the middle one over its limit stops the third")
+            try await expect(try await store.count(key: "sms:all", windowStart: window) == 1, "the third was not counted")
+            let next = series.map { RateLimitCounter(key: $0.key, windowStart: window + 3600, limit: $0.limit) }
+            try await expect(try await store.hit(next) == [1, 1, 1], "a new window counts from one")
+            let twice = [RateLimitCounter(key: "ip:3", windowStart: window, limit: 5)]
+            try await expect(try await store.hit(twice + twice) == [1, 2], "one key twice is counted twice")
+        },
         ConformanceCheck("sweep: removes expired rows of every kind and keeps live ones") { store, clock in
             let start = clock.now()
             try await store.createChallenge(Fixture.challenge(recipient: "old@example.com", at: start))

@@ -58,28 +58,62 @@ extension SQLStorage: RateLimitRepository {
     }
 
     public func hit(_ counters: [RateLimitCounter]) async throws -> [Int] {
-        try await executor.write { db in
-            var counts: [Int] = []
-            for counter in counters {
-                counts.append(try await Self.hit(key: counter.key, windowStart: counter.windowStart, db))
-                if counts[counts.count - 1] > counter.limit { break }
+        guard executor.flavor == .postgres, counters.count > 1, Set(counters.map(\.key)).count == counters.count else {
+            return try await executor.write { db in
+                var counts: [Int] = []
+                for counter in counters {
+                    counts.append(try await Self.hit(key: counter.key, windowStart: counter.windowStart, db))
+                    if counts[counts.count - 1] > counter.limit { break }
+                }
+                return counts
             }
-            return counts
         }
+        // PostgreSQL: one statement, one round trip, for the whole series.
+        let row = try await executor.write { db in try await db.raw(Self.chainedHits(counters)).first() }
+        guard let row else { throw StorageError.unavailable("rate limit upsert returned no row") }
+        var counts: [Int] = []
+        for index in counters.indices {
+            guard let count = try row.decode(column: "c\(index)", as: Int?.self) else { break }
+            counts.append(count)
+        }
+        return counts
     }
 
     private static func hit(key: String, windowStart: Date, _ db: any SQLDatabase) async throws -> Int {
         let row = try await db.raw(
-            """
-            INSERT INTO rate_limits (key, window_start, count) VALUES (\(bind: key), \(bind: windowStart.sqlValue), 1)
-            ON CONFLICT (key) DO UPDATE SET
-              count = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
-              window_start = excluded.window_start
-            RETURNING count
-            """
+            "INSERT INTO rate_limits (key, window_start, count) VALUES (\(bind: key), \(bind: windowStart.sqlValue), 1) \(upsert)"
         ).first()
         guard let row else { throw StorageError.unavailable("rate limit upsert returned no row") }
         return try row.int("count")
+    }
+
+    /// A new window starts the count afresh; the same window adds one.
+    private static let upsert: SQLQueryString = """
+        ON CONFLICT (key) DO UPDATE SET
+          count = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
+          window_start = excluded.window_start
+        RETURNING count
+        """
+
+    /// The hits of `counters` as one PostgreSQL statement: each counter's upsert is a step of a
+    /// `WITH` that runs only when the step before stayed within its limit (a step that did not
+    /// run returns no row, and so stops the ones after it). The keys must be distinct.
+    static func chainedHits(_ counters: [RateLimitCounter]) -> SQLQueryString {
+        var steps: [SQLQueryString] = []
+        var counts: [SQLQueryString] = []
+        for (index, counter) in counters.enumerated() {
+            let name: SQLQueryString = "h\(unsafeRaw: String(index))"
+            let gate: SQLQueryString =
+                index == 0
+                ? "" : "WHERE (SELECT count FROM h\(unsafeRaw: String(index - 1))) <= \(bind: counters[index - 1].limit)"
+            steps.append(
+                """
+                \(name) AS (INSERT INTO rate_limits (key, window_start, count)
+                  SELECT \(bind: counter.key), \(bind: counter.windowStart.sqlValue), 1 \(gate) \(upsert))
+                """)
+            counts.append("(SELECT count FROM \(name)) AS c\(unsafeRaw: String(index))")
+        }
+        return "WITH \(steps.joined(separator: ", ")) SELECT \(counts.joined(separator: ", "))"
     }
 
     public func counts(_ counters: [RateLimitCounter]) async throws -> [Int] {

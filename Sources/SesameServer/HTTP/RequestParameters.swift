@@ -31,13 +31,15 @@ struct RequestParameters: Sendable {
             return RequestParameters(FormDecoding.decode(String(decoding: body, as: UTF8.self)).mapValues(JSONValue.string))
         }
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return RequestParameters([:]) }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: body) else {
+        let decoder = JSONDecoder()
+        // An object is asked for first: as a `JSONValue` the body would first be tried as a
+        // string, a boolean, a number and an array, each failure building a `DecodingError`
+        // (2 % of an email-code login's CPU).
+        if let object = try? decoder.decode([String: JSONValue].self, from: body) { return RequestParameters(object) }
+        guard (try? decoder.decode(JSONValue.self, from: body)) != nil else {
             throw SesameError.invalidRequest("The request body is not valid JSON.")
         }
-        guard case .object(let object) = value else {
-            throw SesameError.invalidRequest("The request body must be a JSON object.")
-        }
-        return RequestParameters(object)
+        throw SesameError.invalidRequest("The request body must be a JSON object.")
     }
 
     /// A string parameter; nil when absent, `null` or empty.
