@@ -63,6 +63,38 @@ enum ChallengeChecks {
             let other = try await store.newestChallenge(connection: "email", recipient: "bo@example.com")
             try await expect(other == nil, "another recipient's challenges are not theirs")
         },
+        ConformanceCheck("challenges: an attempt consumes only with a matching hash, client and id") { store, clock in
+            try await store.createChallenge(Fixture.challenge(id: "c1", maxAttempts: 5, at: clock.now()))
+            let right = Array(repeating: UInt8(7), count: 32)
+            let wrong = Array(repeating: UInt8(8), count: 32)
+            func attempt(_ acceptance: ChallengeAcceptance?) async throws -> ChallengeAttempt? {
+                try await store.attemptChallenge(
+                    connection: "email", recipient: "ana@example.com", at: clock.now(), consumeIf: acceptance)
+            }
+            let guess = try await attempt(ChallengeAcceptance(secretHashes: [wrong]))
+            try await expect(guess?.challenge.attempts == 1 && guess?.consumed == false, "a wrong hash is counted, not consumed")
+            let other = try await attempt(ChallengeAcceptance(secretHashes: [right], clientID: "another"))
+            try await expect(other?.consumed == false, "another application's attempt does not consume")
+            let stale = try await attempt(ChallengeAcceptance(secretHashes: [right], challengeID: "c0"))
+            try await expect(stale?.consumed == false, "an attempt for another challenge does not consume")
+            let checkOnly = try await attempt(nil)
+            try await expect(checkOnly?.consumed == false && checkOnly?.challenge.attempts == 4, "no acceptance, no consumption")
+            let won = try await attempt(
+                ChallengeAcceptance(secretHashes: [wrong, right], clientID: "client", challengeID: "c1"))
+            try await expect(won?.consumed == true && won?.challenge.attempts == 5, "the right hash under any key consumes")
+            try await expect(try await attempt(ChallengeAcceptance(secretHashes: [right])) == nil, "and only once")
+        },
+        ConformanceCheck("challenges: 50 concurrent right attempts, exactly 1 consumes") { store, clock in
+            try await store.createChallenge(Fixture.challenge(maxAttempts: 100, at: clock.now()))
+            let now = clock.now()
+            let acceptance = ChallengeAcceptance(secretHashes: [Array(repeating: 7, count: 32)])
+            let results = try await concurrently(50) {
+                try await store.attemptChallenge(
+                    connection: "email", recipient: "ana@example.com", at: now, consumeIf: acceptance)
+            }
+            let consumed = results.filter { $0?.consumed == true }.count
+            try await expect(consumed == 1, "one attempt consumes, got \(consumed)")
+        },
         ConformanceCheck("challenges: a refund gives one attempt back") { store, clock in
             try await store.createChallenge(Fixture.challenge(id: "c1", maxAttempts: 1, at: clock.now()))
             _ = try await store.registerAttempt(connection: "email", recipient: "ana@example.com", at: clock.now())

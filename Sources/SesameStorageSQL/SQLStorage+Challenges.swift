@@ -34,37 +34,48 @@ extension SQLStorage: ChallengeRepository {
     }
 
     public func registerAttempt(connection: String, recipient: String, at: Date) async throws -> Challenge? {
-        try await executor.write { db in try await Self.countAttempt(connection: connection, recipient: recipient, at: at, db) }
+        try await attemptChallenge(connection: connection, recipient: recipient, at: at, consumeIf: nil)?.challenge
     }
 
     public func attemptChallenge(
-        connection: String, recipient: String, at: Date, consumeIf accept: @escaping @Sendable (Challenge) -> Bool
+        connection: String, recipient: String, at: Date, consumeIf acceptance: ChallengeAcceptance?
     ) async throws -> ChallengeAttempt? {
-        // Two statements in one write, not one transaction: the attempt is committed even when
-        // the consumption loses a race or fails.
-        try await executor.write { db in
-            guard let challenge = try await Self.countAttempt(connection: connection, recipient: recipient, at: at, db) else {
-                return nil
-            }
-            let consumed = accept(challenge) ? try await Self.consume(id: challenge.id, at: at, db) : false
-            return ChallengeAttempt(challenge: challenge, consumed: consumed)
+        // One statement counts the attempt and, when the stored hash is among the presented
+        // secret's, consumes: of concurrent callers the row lock lets one through, and the others
+        // find the challenge consumed (and count nothing, as no live challenge is left).
+        let consumed = Self.consumption(acceptance, at: at)
+        let row = try await executor.write { db in
+            try await db.raw(Self.countAttempt(connection: connection, recipient: recipient, at: at, consumed: consumed)).first()
+        }
+        return try row.map { row in
+            let challenge = try Self.challenge(from: row)
+            return ChallengeAttempt(challenge: challenge, consumed: challenge.consumedAt != nil)
         }
     }
 
-    /// Counts one attempt against the recipient's newest live challenge and returns it.
-    private static func countAttempt(connection: String, recipient: String, at: Date, _ db: any SQLDatabase) async throws
-        -> Challenge?
+    /// The value an attempt sets `consumed_at` to: `at` when the row meets `acceptance`, else NULL.
+    private static func consumption(_ acceptance: ChallengeAcceptance?, at: Date) -> SQLQueryString {
+        guard let acceptance else { return "NULL" }
+        let hashes = SQLList(acceptance.secretHashes.map { SQLBind(Data($0)) })
+        var conditions: SQLQueryString = "secret_hash IN (\(hashes))"
+        if let clientID = acceptance.clientID { conditions = "\(conditions) AND client_id = \(bind: clientID)" }
+        if let id = acceptance.challengeID { conditions = "\(conditions) AND id = \(bind: id)" }
+        return "CASE WHEN \(conditions) THEN \(bind: at.sqlValue) END"
+    }
+
+    /// Counts one attempt against the recipient's newest live challenge, sets its consumption
+    /// to `consumed` (NULL: not consumed), and returns it.
+    private static func countAttempt(connection: String, recipient: String, at: Date, consumed: SQLQueryString)
+        -> SQLQueryString
     {
         // The MAX(seq) guard keeps older challenges dead even if two starts raced.
-        try await db.raw(
-            """
-            UPDATE challenges SET attempts = attempts + 1
-            WHERE seq = (SELECT MAX(seq) FROM challenges WHERE connection = \(bind: connection)
-                         AND recipient = \(bind: recipient))
-            AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) AND attempts < max_attempts
-            RETURNING *
-            """
-        ).first().map(Self.challenge(from:))
+        """
+        UPDATE challenges SET attempts = attempts + 1, consumed_at = \(consumed)
+        WHERE seq = (SELECT MAX(seq) FROM challenges WHERE connection = \(bind: connection)
+                     AND recipient = \(bind: recipient))
+        AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) AND attempts < max_attempts
+        RETURNING *
+        """
     }
 
     public func newestChallenge(connection: String, recipient: String) async throws -> Challenge? {
@@ -86,16 +97,14 @@ extension SQLStorage: ChallengeRepository {
     }
 
     public func consumeChallenge(id: String, at: Date) async throws -> Bool {
-        try await executor.write { db in try await Self.consume(id: id, at: at, db) }
-    }
-
-    private static func consume(id: String, at: Date, _ db: any SQLDatabase) async throws -> Bool {
-        try await db.raw(
-            """
-            UPDATE challenges SET consumed_at = \(bind: at.sqlValue)
-            WHERE id = \(bind: id) AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) RETURNING id
-            """
-        ).first() != nil
+        try await executor.write { db in
+            try await db.raw(
+                """
+                UPDATE challenges SET consumed_at = \(bind: at.sqlValue)
+                WHERE id = \(bind: id) AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) RETURNING id
+                """
+            ).first() != nil
+        }
     }
 
     public func deleteExpiredChallenges(before date: Date) async throws -> Int {

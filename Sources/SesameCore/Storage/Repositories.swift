@@ -75,13 +75,33 @@ public protocol ChallengeRepository: Sendable {
     func consumeChallenge(id: String, at: Date) async throws -> Bool
     /// Deletes challenges that expired before `date`; returns how many.
     func deleteExpiredChallenges(before date: Date) async throws -> Int
-    /// ``registerAttempt(connection:recipient:at:)`` and, when `accept` approves the counted
-    /// challenge, ``consumeChallenge(id:at:)``, as one storage operation (a login's code check
-    /// is one round trip). The attempt stays counted whatever follows. Nil when no live
-    /// challenge was there to count against.
+    /// ``registerAttempt(connection:recipient:at:)`` and, when the counted challenge meets
+    /// `acceptance`, its consumption, in one atomic statement (a login's code check is one
+    /// round trip): of any number of concurrent attempts that meet it, exactly one consumes.
+    /// The attempt is counted whether or not it consumes. Nil when no live challenge was there
+    /// to count against. With no `acceptance`, nothing is consumed.
     func attemptChallenge(
-        connection: String, recipient: String, at: Date, consumeIf accept: @escaping @Sendable (Challenge) -> Bool
+        connection: String, recipient: String, at: Date, consumeIf acceptance: ChallengeAcceptance?
     ) async throws -> ChallengeAttempt?
+}
+
+/// What consumes a challenge in ``ChallengeRepository/attemptChallenge(connection:recipient:at:consumeIf:)``:
+/// its stored hash is one of `secretHashes` (the presented secret under every server key), and,
+/// when given, it was issued to `clientID` and is the challenge `challengeID`.
+public struct ChallengeAcceptance: Sendable {
+    /// The presented secret's HMACs, one per server key.
+    public var secretHashes: [[UInt8]]
+    /// The application the challenge must have been issued to; nil: any.
+    public var clientID: String?
+    /// The challenge it must be; nil: the recipient's newest, whichever it is.
+    public var challengeID: String?
+
+    /// Creates the conditions of a consumption.
+    public init(secretHashes: [[UInt8]], clientID: String? = nil, challengeID: String? = nil) {
+        self.secretHashes = secretHashes
+        self.clientID = clientID
+        self.challengeID = challengeID
+    }
 }
 
 /// A counted attempt: the challenge with its new count, and whether this attempt consumed it.

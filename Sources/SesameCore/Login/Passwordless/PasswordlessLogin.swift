@@ -61,15 +61,13 @@ public struct PasswordlessLogin: Sendable {
         guard let recipient = normalize(username, for: connection) else { throw wrongCode(connection, detail: "bad username") }
         let budget = FailureBudget(storage: storage, rules: settings.failureBudget, key: "\(connection.name):\(recipient)")
         try await budget.check(at: clock.now())
-        // Counted first, in its own statement: a guess that loses a race still costs an attempt.
-        let hasher = hasher
-        let accepted: @Sendable (Challenge) -> Bool = { challenge in
-            hasher.matches(code, stored: challenge.secretHash, purpose: .challenge)
-                && (clientID.map { challenge.clientID == $0 } ?? true) && (challengeID.map { challenge.id == $0 } ?? true)
-        }
+        // The attempt is counted in the statement that may consume: a right guess that loses a
+        // race to another finds the challenge consumed, and fails like a wrong one.
+        let acceptance = ChallengeAcceptance(
+            secretHashes: hasher.candidates(code, purpose: .challenge), clientID: clientID, challengeID: challengeID)
         guard
             let attempt = try await storage.attemptChallenge(
-                connection: connection.name, recipient: recipient, at: clock.now(), consumeIf: { consume && accepted($0) })
+                connection: connection.name, recipient: recipient, at: clock.now(), consumeIf: consume ? acceptance : nil)
         else { throw try await deadCode(connection, recipient: recipient) }
         let challenge = attempt.challenge
         guard hasher.matches(code, stored: challenge.secretHash, purpose: .challenge) else {
