@@ -141,29 +141,31 @@ extension SQLStorage: EventRepository {
         guard executor.flavor == .postgres else {
             try await executor.transaction { db in
                 try await db.raw(insert).run()
-                try await db.raw(Self.pruneOutbox(newest: "(SELECT MAX(seq) FROM outbox)", keep: keep, skipLocked: "")).run()
+                // SQLite walks its row numbers for the range, and has one writer to queue on.
+                try await db.raw("DELETE FROM outbox WHERE seq <= (SELECT MAX(seq) FROM outbox) - \(bind: keep)").run()
             }
             return
         }
         // PostgreSQL: one statement, atomic by itself, instead of BEGIN, two statements and
         // COMMIT: four round trips of an email-code login's twenty. The DELETE sees the table as
         // it was before the INSERT, so the new row's number bounds it.
-        let prune = Self.pruneOutbox(newest: "(SELECT seq FROM added)", keep: keep, skipLocked: "FOR UPDATE SKIP LOCKED")
+        let prune = Self.pruneOutbox(newest: "(SELECT seq FROM added)", keep: keep)
         try await executor.write { db in try await db.raw("WITH added AS (\(insert) RETURNING seq) \(prune)").run() }
     }
 
-    /// Deletes the messages older than the `keep` newest, `newest` being the newest's number.
+    /// PostgreSQL: deletes the messages older than the `keep` newest, `newest` being the
+    /// newest's number.
     ///
     /// The lower bound changes no result but lets PostgreSQL walk the key's index: the bounds
     /// are subqueries, unknown when the statement is planned, and with the upper bound alone
     /// it guessed a third of the rows and scanned the table on every message, a third of the
-    /// database's time under email-code load. With `FOR UPDATE SKIP LOCKED` concurrent messages do not queue on the
-    /// same oldest rows: each skips what another is deleting, which that one removes (or, if
-    /// it rolls back, the next message does).
-    static func pruneOutbox(newest: SQLQueryString, keep: Int, skipLocked: SQLQueryString) -> SQLQueryString {
+    /// database's time under email-code load. With `SKIP LOCKED` concurrent messages do not
+    /// queue on the same oldest rows: each skips what another is deleting, which that one
+    /// removes (or, if it rolls back, the next message does).
+    static func pruneOutbox(newest: SQLQueryString, keep: Int) -> SQLQueryString {
         """
         DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox
-          WHERE seq <= \(newest) - \(bind: keep) AND seq >= (SELECT MIN(seq) FROM outbox) \(skipLocked))
+          WHERE seq <= \(newest) - \(bind: keep) AND seq >= (SELECT MIN(seq) FROM outbox) FOR UPDATE SKIP LOCKED)
         """
     }
 

@@ -98,7 +98,7 @@ struct QueryPlanTests {
                 return try await db.raw("EXPLAIN \(statement)").all().map { try $0.string("QUERY PLAN") }
             }
         }
-        let pruned = try await plan(SQLStorage.pruneOutbox(newest: newest, keep: 250, skipLocked: "FOR UPDATE SKIP LOCKED"))
+        let pruned = try await plan(SQLStorage.pruneOutbox(newest: newest, keep: 250))
         #expect(pruned.compactMap(Self.scannedTable(postgres:)).isEmpty, "\(pruned)")
         // The form before, bounded from above only: the check sees its scan.
         let before = try await plan("DELETE FROM outbox WHERE seq <= \(newest) - \(bind: 250)")
