@@ -24,6 +24,16 @@ enum AuditChecks {
             let page = try await store.auditEvents(AuditQuery(limit: 2, offset: 2))
             try await expect(page.map(\.detail) == ["event 3", "event 2"], "a page")
         },
+        ConformanceCheck("audit: a login's events are written with it, in order") { store, clock in
+            let now = clock.now()
+            let user = try await store.recordLogin(Fixture.user(at: now), at: now) { user in
+                ["user_created", "login"].map { AuditEvent(type: $0, userID: user.userID, detail: "first", at: now) }
+            }
+            let events = try await store.auditEvents(AuditQuery(userID: user.userID))
+            try await expect(events.map(\.type) == ["login", "user_created"], "both, newest first: \(events.map(\.type))")
+            _ = try await store.recordLogin(Fixture.user(at: now), at: now) { _ in [] }
+            try await expect(try await store.auditEvents(AuditQuery(userID: user.userID)).count == 2, "no events, none written")
+        },
         ConformanceCheck("audit: retention deletes only events older than the cut-off") { store, clock in
             let now = clock.now()
             try await store.recordAudit(AuditEvent(type: "login", detail: "old", at: now.addingTimeInterval(-100 * 86400)))

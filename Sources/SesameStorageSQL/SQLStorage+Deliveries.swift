@@ -16,7 +16,7 @@ extension SQLStorage: DeliveryRepository {
         // statement and the BEGIN and COMMIT around them are a round trip, five of the 25 or
         // so of an email-code login. The statements of a WITH all run (and see the table as
         // it was before the statement), whether or not the last one reads them.
-        let audited: SQLQueryString = audit.map(Self.insert) ?? "SELECT 1"
+        let audited: SQLQueryString = audit.map { Self.insert([$0]) } ?? "SELECT 1"
         let statement: SQLQueryString = """
             WITH retired AS (\(Self.retireOlder(than: challenge))), challenge AS (\(Self.insert(challenge))),
             delivery AS (\(Self.insert(delivery))) \(audited)

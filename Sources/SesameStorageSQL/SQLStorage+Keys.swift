@@ -205,15 +205,19 @@ extension SQLStorage: EventRepository {
 
     /// Appends `event` inside the caller's write.
     static func insertAudit(_ event: AuditEvent, _ db: any SQLDatabase) async throws {
-        try await db.raw(insert(event)).run()
+        try await db.raw(insert([event])).run()
     }
 
-    static func insert(_ event: AuditEvent) -> SQLQueryString {
-        """
-        INSERT INTO audit_events (type, user_id, client_id, ip, detail, at) VALUES (\(bind: event.type),
-        \(bind: event.userID), \(bind: event.clientID), \(bind: event.ip), \(bind: event.detail),
-        \(bind: event.at.sqlValue))
-        """
+    /// One statement for all of `events` (a first login writes two): each statement is a round
+    /// trip on PostgreSQL. The rows are numbered in the order given.
+    static func insert(_ events: [AuditEvent]) -> SQLQueryString {
+        let rows: [SQLQueryString] = events.map { event in
+            """
+            (\(bind: event.type), \(bind: event.userID), \(bind: event.clientID), \(bind: event.ip), \(bind: event.detail),
+            \(bind: event.at.sqlValue))
+            """
+        }
+        return "INSERT INTO audit_events (type, user_id, client_id, ip, detail, at) VALUES \(rows.joined(separator: ", "))"
     }
 
     public func recentAuditEvents(limit: Int) async throws -> [AuditEvent] {

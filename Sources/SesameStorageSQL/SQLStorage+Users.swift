@@ -98,7 +98,8 @@ extension SQLStorage: UserRepository {
     {
         try await executor.transaction { db in
             let user = try await Self.recordLogin(newUser, at: at, db)
-            for event in audit(user) { try await Self.insertAudit(event, db) }
+            let events = audit(user)
+            if !events.isEmpty { try await db.raw(Self.insert(events)).run() }
             return user
         }
     }
