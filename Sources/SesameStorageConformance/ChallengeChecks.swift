@@ -69,7 +69,7 @@ enum ChallengeChecks {
             let wrong = Array(repeating: UInt8(8), count: 32)
             func attempt(_ acceptance: ChallengeAcceptance?) async throws -> ChallengeAttempt? {
                 try await store.attemptChallenge(
-                    connection: "email", recipient: "ana@example.com", at: clock.now(), consumeIf: acceptance)
+                    connection: "email", recipient: "ana@example.com", at: clock.now(), within: [], consumeIf: acceptance)
             }
             let guess = try await attempt(ChallengeAcceptance(secretHashes: [wrong]))
             try await expect(guess?.challenge.attempts == 1 && guess?.consumed == false, "a wrong hash is counted, not consumed")
@@ -84,13 +84,34 @@ enum ChallengeChecks {
             try await expect(won?.consumed == true && won?.challenge.attempts == 5, "the right hash under any key consumes")
             try await expect(try await attempt(ChallengeAcceptance(secretHashes: [right])) == nil, "and only once")
         },
+        ConformanceCheck("challenges: no attempt is counted once a budget counter has reached its limit") { store, clock in
+            try await store.createChallenge(Fixture.challenge(id: "c1", maxAttempts: 5, at: clock.now()))
+            let now = clock.now()
+            let budget = [
+                RateLimitCounter(key: "fail:3600:ana", windowStart: now, limit: 2),
+                RateLimitCounter(key: "fail:86400:ana", windowStart: now - 60, limit: 9),
+            ]
+            func attempt() async throws -> ChallengeAttempt? {
+                try await store.attemptChallenge(
+                    connection: "email", recipient: "ana@example.com", at: now, within: budget, consumeIf: nil)
+            }
+            _ = try await store.hit(key: "fail:3600:ana", windowStart: now - 3600)
+            _ = try await store.hit(key: "fail:3600:ana", windowStart: now - 3600)
+            try await expect(try await attempt()?.challenge.attempts == 1, "an older window's count does not stop it")
+            _ = try await store.hit(key: "fail:3600:ana", windowStart: now)
+            try await expect(try await attempt()?.challenge.attempts == 2, "under the limit, counted")
+            _ = try await store.hit(key: "fail:3600:ana", windowStart: now)
+            try await expect(try await attempt() == nil, "at the limit, refused")
+            let newest = try await store.newestChallenge(connection: "email", recipient: "ana@example.com")
+            try await expect(newest?.attempts == 2, "and nothing counted")
+        },
         ConformanceCheck("challenges: 50 concurrent right attempts, exactly 1 consumes") { store, clock in
             try await store.createChallenge(Fixture.challenge(maxAttempts: 100, at: clock.now()))
             let now = clock.now()
             let acceptance = ChallengeAcceptance(secretHashes: [Array(repeating: 7, count: 32)])
             let results = try await concurrently(50) {
                 try await store.attemptChallenge(
-                    connection: "email", recipient: "ana@example.com", at: now, consumeIf: acceptance)
+                    connection: "email", recipient: "ana@example.com", at: now, within: [], consumeIf: acceptance)
             }
             let consumed = results.filter { $0?.consumed == true }.count
             try await expect(consumed == 1, "one attempt consumes, got \(consumed)")

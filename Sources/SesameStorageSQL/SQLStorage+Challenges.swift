@@ -34,18 +34,22 @@ extension SQLStorage: ChallengeRepository {
     }
 
     public func registerAttempt(connection: String, recipient: String, at: Date) async throws -> Challenge? {
-        try await attemptChallenge(connection: connection, recipient: recipient, at: at, consumeIf: nil)?.challenge
+        try await attemptChallenge(connection: connection, recipient: recipient, at: at, within: [], consumeIf: nil)?.challenge
     }
 
     public func attemptChallenge(
-        connection: String, recipient: String, at: Date, consumeIf acceptance: ChallengeAcceptance?
+        connection: String, recipient: String, at: Date, within budget: [RateLimitCounter],
+        consumeIf acceptance: ChallengeAcceptance?
     ) async throws -> ChallengeAttempt? {
         // One statement counts the attempt and, when the stored hash is among the presented
         // secret's, consumes: of concurrent callers the row lock lets one through, and the others
         // find the challenge consumed (and count nothing, as no live challenge is left).
         let consumed = Self.consumption(acceptance, at: at)
         let row = try await executor.write { db in
-            try await db.raw(Self.countAttempt(connection: connection, recipient: recipient, at: at, consumed: consumed)).first()
+            try await db.raw(
+                Self.countAttempt(
+                    connection: connection, recipient: recipient, at: at, unlessSpent: Self.spent(budget), consumed: consumed)
+            ).first()
         }
         return try row.map { row in
             let challenge = try Self.challenge(from: row)
@@ -63,17 +67,26 @@ extension SQLStorage: ChallengeRepository {
         return "CASE WHEN \(conditions) THEN \(bind: at.sqlValue) END"
     }
 
-    /// Counts one attempt against the recipient's newest live challenge, sets its consumption
-    /// to `consumed` (NULL: not consumed), and returns it.
-    private static func countAttempt(connection: String, recipient: String, at: Date, consumed: SQLQueryString)
-        -> SQLQueryString
-    {
+    /// A condition true when a counter of `budget` has reached its limit in its window.
+    private static func spent(_ budget: [RateLimitCounter]) -> SQLQueryString {
+        guard !budget.isEmpty else { return "0 = 1" }
+        let reached: [SQLQueryString] = budget.map {
+            "(key = \(bind: $0.key) AND window_start = \(bind: $0.windowStart.sqlValue) AND count >= \(bind: $0.limit))"
+        }
+        return "EXISTS (SELECT 1 FROM rate_limits WHERE \(reached.joined(separator: " OR ")))"
+    }
+
+    /// Counts one attempt against the recipient's newest live challenge unless `spent` holds,
+    /// sets its consumption to `consumed` (NULL: not consumed), and returns it.
+    private static func countAttempt(
+        connection: String, recipient: String, at: Date, unlessSpent spent: SQLQueryString, consumed: SQLQueryString
+    ) -> SQLQueryString {
         // The MAX(seq) guard keeps older challenges dead even if two starts raced.
         """
         UPDATE challenges SET attempts = attempts + 1, consumed_at = \(consumed)
         WHERE seq = (SELECT MAX(seq) FROM challenges WHERE connection = \(bind: connection)
                      AND recipient = \(bind: recipient))
-        AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) AND attempts < max_attempts
+        AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) AND attempts < max_attempts AND NOT \(spent)
         RETURNING *
         """
     }

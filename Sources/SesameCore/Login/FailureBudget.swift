@@ -11,13 +11,16 @@ struct FailureBudget: Sendable {
     /// `connection:recipient`.
     let key: String
 
+    /// The budget's counters in their windows at `now`: an attempt is allowed while each is
+    /// under its limit.
+    func counters(at now: Date) -> [RateLimitCounter] {
+        rules.map { RateLimitCounter(key: counter($0), windowStart: RateLimiter.window($0, at: now).startDate, limit: $0.limit) }
+    }
+
     /// Refuses with 429 `too_many_attempts` while a window's budget is spent.
     func check(at now: Date) async throws {
         let windows = rules.map { RateLimiter.window($0, at: now) }
-        let counters = rules.indices.map {
-            RateLimitCounter(key: counter(rules[$0]), windowStart: windows[$0].startDate, limit: rules[$0].limit)
-        }
-        let spent = try await storage.counts(counters)
+        let spent = try await storage.counts(counters(at: now))
         for (index, rule) in rules.enumerated() {
             let window = windows[index]
             guard spent[index] >= rule.limit else { continue }

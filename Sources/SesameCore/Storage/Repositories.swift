@@ -79,13 +79,15 @@ public protocol ChallengeRepository: Sendable {
     /// `acceptance`, its consumption, in one atomic statement (a login's code check is one
     /// round trip): of any number of concurrent attempts that meet it, exactly one consumes.
     /// The attempt is counted whether or not it consumes. Nil when no live challenge was there
-    /// to count against. With no `acceptance`, nothing is consumed.
+    /// to count against, or when a counter of `budget` has reached its limit in its window
+    /// (nothing is counted then). With no `acceptance`, nothing is consumed.
     func attemptChallenge(
-        connection: String, recipient: String, at: Date, consumeIf acceptance: ChallengeAcceptance?
+        connection: String, recipient: String, at: Date, within budget: [RateLimitCounter],
+        consumeIf acceptance: ChallengeAcceptance?
     ) async throws -> ChallengeAttempt?
 }
 
-/// What consumes a challenge in ``ChallengeRepository/attemptChallenge(connection:recipient:at:consumeIf:)``:
+/// What consumes a challenge in ``ChallengeRepository/attemptChallenge(connection:recipient:at:within:consumeIf:)``:
 /// its stored hash is one of `secretHashes` (the presented secret under every server key), and,
 /// when given, it was issued to `clientID` and is the challenge `challengeID`.
 public struct ChallengeAcceptance: Sendable {

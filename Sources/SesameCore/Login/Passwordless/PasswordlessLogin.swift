@@ -60,15 +60,20 @@ public struct PasswordlessLogin: Sendable {
         guard let code = credentials.code else { throw SesameError.invalidRequest("Missing required parameter: otp") }
         guard let recipient = normalize(username, for: connection) else { throw wrongCode(connection, detail: "bad username") }
         let budget = FailureBudget(storage: storage, rules: settings.failureBudget, key: "\(connection.name):\(recipient)")
-        try await budget.check(at: clock.now())
-        // The attempt is counted in the statement that may consume: a right guess that loses a
-        // race to another finds the challenge consumed, and fails like a wrong one.
+        // The attempt is counted in the statement that may consume, and only while the
+        // recipient's failure budget lasts: a right guess that loses a race to another finds
+        // the challenge consumed, and fails like a wrong one.
         let acceptance = ChallengeAcceptance(
             secretHashes: hasher.candidates(code, purpose: .challenge), clientID: clientID, challengeID: challengeID)
+        let now = clock.now()
         guard
             let attempt = try await storage.attemptChallenge(
-                connection: connection.name, recipient: recipient, at: clock.now(), consumeIf: consume ? acceptance : nil)
-        else { throw try await deadCode(connection, recipient: recipient) }
+                connection: connection.name, recipient: recipient, at: now, within: budget.counters(at: now),
+                consumeIf: consume ? acceptance : nil)
+        else {
+            try await budget.check(at: now)
+            throw try await deadCode(connection, recipient: recipient)
+        }
         let challenge = attempt.challenge
         guard hasher.matches(code, stored: challenge.secretHash, purpose: .challenge) else {
             await coordinator.audit(.otpFailed, detail: "\(connection.name) attempt \(challenge.attempts)")
