@@ -33,8 +33,7 @@ struct RequestParameters: Sendable {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return RequestParameters([:]) }
         let decoder = JSONDecoder()
         // An object is asked for first: as a `JSONValue` the body would first be tried as a
-        // string, a boolean, a number and an array, each failure building a `DecodingError`
-        // (2 % of an email-code login's CPU).
+        // string, a boolean, a number and an array, each failure building a `DecodingError`.
         if let object = try? decoder.decode([String: JSONValue].self, from: body) { return RequestParameters(object) }
         guard (try? decoder.decode(JSONValue.self, from: body)) != nil else {
             throw SesameError.invalidRequest("The request body is not valid JSON.")
