@@ -33,10 +33,6 @@ extension SQLStorage: ChallengeRepository {
         """
     }
 
-    public func registerAttempt(connection: String, recipient: String, at: Date) async throws -> Challenge? {
-        try await attemptChallenge(connection: connection, recipient: recipient, at: at, within: [], consumeIf: nil)?.challenge
-    }
-
     public func attemptChallenge(
         connection: String, recipient: String, at: Date, within budget: [RateLimitCounter],
         consumeIf acceptance: ChallengeAcceptance?
@@ -48,7 +44,7 @@ extension SQLStorage: ChallengeRepository {
         let row = try await executor.write { db in
             try await db.raw(
                 Self.countAttempt(
-                    connection: connection, recipient: recipient, at: at, unlessSpent: Self.spent(budget), consumed: consumed)
+                    connection: connection, recipient: recipient, at: at, notSpent: Self.notSpent(budget), consumed: consumed)
             ).first()
         }
         return try row.map { row in
@@ -67,26 +63,27 @@ extension SQLStorage: ChallengeRepository {
         return "CASE WHEN \(conditions) THEN \(bind: at.sqlValue) END"
     }
 
-    /// A condition true when a counter of `budget` has reached its limit in its window.
-    private static func spent(_ budget: [RateLimitCounter]) -> SQLQueryString {
-        guard !budget.isEmpty else { return "0 = 1" }
+    /// The condition that no counter of `budget` has reached its limit in its window (none
+    /// when there is no budget).
+    private static func notSpent(_ budget: [RateLimitCounter]) -> SQLQueryString {
+        guard !budget.isEmpty else { return "" }
         let reached: [SQLQueryString] = budget.map {
             "(key = \(bind: $0.key) AND window_start = \(bind: $0.windowStart.sqlValue) AND count >= \(bind: $0.limit))"
         }
-        return "EXISTS (SELECT 1 FROM rate_limits WHERE \(reached.joined(separator: " OR ")))"
+        return "AND NOT EXISTS (SELECT 1 FROM rate_limits WHERE \(reached.joined(separator: " OR ")))"
     }
 
-    /// Counts one attempt against the recipient's newest live challenge unless `spent` holds,
-    /// sets its consumption to `consumed` (NULL: not consumed), and returns it.
+    /// Counts one attempt against the recipient's newest live challenge when `notSpent`
+    /// holds, sets its consumption to `consumed` (NULL: not consumed), and returns it.
     private static func countAttempt(
-        connection: String, recipient: String, at: Date, unlessSpent spent: SQLQueryString, consumed: SQLQueryString
+        connection: String, recipient: String, at: Date, notSpent: SQLQueryString, consumed: SQLQueryString
     ) -> SQLQueryString {
         // The MAX(seq) guard keeps older challenges dead even if two starts raced.
         """
         UPDATE challenges SET attempts = attempts + 1, consumed_at = \(consumed)
         WHERE seq = (SELECT MAX(seq) FROM challenges WHERE connection = \(bind: connection)
                      AND recipient = \(bind: recipient))
-        AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) AND attempts < max_attempts AND NOT \(spent)
+        AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) AND attempts < max_attempts \(notSpent)
         RETURNING *
         """
     }

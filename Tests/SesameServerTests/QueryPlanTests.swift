@@ -52,9 +52,7 @@ struct QueryPlanTests {
         "PostgreSQL: every hot statement uses an index",
         .enabled(if: ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_URL"]?.isEmpty == false))
     func postgres() async throws {
-        let url = try #require(ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_URL"])
-        let schema = "plans_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let made = try await SQLStorage.postgres(url: url, maxConnections: 4, schema: schema, timeout: .seconds(60))
+        let made = try await Self.postgresStorage(schemaPrefix: "plans_", maxConnections: 4)
         let recorder = StatementRecorder()
         let storage = SQLStorage(executor: RecordingExecutor(base: made.executor, recorder: recorder))
         try await Self.runHotPaths(storage, recorder: recorder) {
@@ -80,9 +78,7 @@ struct QueryPlanTests {
         "PostgreSQL: the outbox prune walks the index",
         .enabled(if: ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_URL"]?.isEmpty == false))
     func outboxPruneWalksIndex() async throws {
-        let url = try #require(ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_URL"])
-        let schema = "prune_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let storage = try await SQLStorage.postgres(url: url, maxConnections: 2, schema: schema, timeout: .seconds(60))
+        let storage = try await Self.postgresStorage(schemaPrefix: "prune_", maxConnections: 2)
         for number in 0..<300 {
             try await storage.addOutboxMessage(
                 OutboxMessage(
@@ -104,6 +100,13 @@ struct QueryPlanTests {
         let before = try await plan("DELETE FROM outbox WHERE seq <= \(newest) - \(bind: 250)")
         #expect(before.compactMap(Self.scannedTable(postgres:)) == ["outbox"], "\(before)")
         try await storage.shutdown()
+    }
+
+    /// Storage on the test PostgreSQL server, in a schema of its own.
+    static func postgresStorage(schemaPrefix: String, maxConnections: Int) async throws -> SQLStorage {
+        let url = try #require(ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_URL"])
+        let schema = schemaPrefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        return try await SQLStorage.postgres(url: url, maxConnections: maxConnections, schema: schema, timeout: .seconds(60))
     }
 
     /// The check itself must catch a statement without an index.

@@ -61,12 +61,8 @@ public protocol ConnectionRepository: Sendable {
 public protocol ChallengeRepository: Sendable {
     /// Stores a challenge. It becomes the recipient's newest, so older ones stop working.
     func createChallenge(_ challenge: Challenge) async throws
-    /// Counts one attempt against the recipient's newest challenge, in its own statement and
-    /// before any comparison, and returns it with the new count. Returns nil when that
-    /// challenge is expired, consumed or already at its attempt cap (nothing is counted then).
-    func registerAttempt(connection: String, recipient: String, at: Date) async throws -> Challenge?
     /// The recipient's newest challenge in any state (live, expired, consumed, used up), to
-    /// tell a client why a code failed after ``registerAttempt(connection:recipient:at:)``
+    /// tell a client why a code failed after ``attemptChallenge(connection:recipient:at:within:consumeIf:)``
     /// found none live.
     func newestChallenge(connection: String, recipient: String) async throws -> Challenge?
     /// Gives back one attempt (a correct check that did not consume the code).
@@ -75,8 +71,8 @@ public protocol ChallengeRepository: Sendable {
     func consumeChallenge(id: String, at: Date) async throws -> Bool
     /// Deletes challenges that expired before `date`; returns how many.
     func deleteExpiredChallenges(before date: Date) async throws -> Int
-    /// ``registerAttempt(connection:recipient:at:)`` and, when the counted challenge meets
-    /// `acceptance`, its consumption, in one atomic statement (a login's code check is one
+    /// Counts one attempt against the recipient's newest live challenge and, when it meets
+    /// `acceptance`, consumes it, in one atomic statement (a login's code check is one
     /// round trip): of any number of concurrent attempts that meet it, exactly one consumes.
     /// The attempt is counted whether or not it consumes. Nil when no live challenge was there
     /// to count against, or when a counter of `budget` has reached its limit in its window
@@ -85,6 +81,15 @@ public protocol ChallengeRepository: Sendable {
         connection: String, recipient: String, at: Date, within budget: [RateLimitCounter],
         consumeIf acceptance: ChallengeAcceptance?
     ) async throws -> ChallengeAttempt?
+}
+
+extension ChallengeRepository {
+    /// Counts one attempt against the recipient's newest challenge, consuming nothing, and
+    /// returns it with the new count. Nil when that challenge is expired, consumed or already
+    /// at its attempt cap (nothing is counted then).
+    public func registerAttempt(connection: String, recipient: String, at: Date) async throws -> Challenge? {
+        try await attemptChallenge(connection: connection, recipient: recipient, at: at, within: [], consumeIf: nil)?.challenge
+    }
 }
 
 /// What consumes a challenge in ``ChallengeRepository/attemptChallenge(connection:recipient:at:within:consumeIf:)``:
