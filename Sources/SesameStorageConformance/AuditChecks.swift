@@ -34,6 +34,37 @@ enum AuditChecks {
             _ = try await store.recordLogin(Fixture.user(at: now), at: now) { _ in [] }
             try await expect(try await store.auditEvents(AuditQuery(userID: user.userID)).count == 2, "no events, none written")
         },
+        ConformanceCheck("audit: a login's planned events are its outcome's, in order, with the stored user's id") {
+            store, clock in
+            let now = clock.now()
+            // Each outcome's events name it in their detail, and carry a user id the storage
+            // must replace with the stored user's.
+            var planned: [LoginAudit.Outcome: [AuditEvent]] = [:]
+            for outcome in LoginAudit.Outcome.allCases {
+                planned[outcome] = ["first", "second"].map {
+                    AuditEvent(type: $0, userID: "email|someone-else", clientID: "app", detail: outcome.rawValue, at: now)
+                }
+            }
+            let plan = LoginAudit(events: planned)
+            func written(_ user: User) async throws -> [String] {
+                try await store.auditEvents(AuditQuery(userID: user.userID)).reversed().map { "\($0.detail) \($0.type)" }
+            }
+            let created = try await store.recordLogin(Fixture.user(at: now), at: now, audit: plan)
+            try await expect(try await written(created) == ["created first", "created second"], "a first login: created")
+            let again = try await store.recordLogin(Fixture.user(at: now), at: now, audit: plan)
+            try await expect(again.id == created.id && again.loginsCount == 2, "the same user, counted")
+            let returning = ["created first", "created second", "returning first", "returning second"]
+            try await expect(try await written(again) == returning, "a later login: returning")
+            _ = try await store.setUserBlocked(id: created.id, true, at: now)
+            let blocked = try await store.recordLogin(Fixture.user(at: now), at: now, audit: plan)
+            try await expect(blocked.blocked, "still blocked")
+            try await expect(
+                try await written(blocked) == returning + ["blocked first", "blocked second"], "a blocked user's: blocked")
+            try await expect(try await store.auditEvents(AuditQuery(userID: "email|someone-else")).isEmpty, "no other id")
+            let none = LoginAudit(events: [:])
+            _ = try await store.recordLogin(Fixture.user("bo@example.com", at: now), at: now, audit: none)
+            try await expect(try await store.auditEvents(AuditQuery()).count == 6, "a plan without events writes none")
+        },
         ConformanceCheck("audit: retention deletes only events older than the cut-off") { store, clock in
             let now = clock.now()
             try await store.recordAudit(AuditEvent(type: "login", detail: "old", at: now.addingTimeInterval(-100 * 86400)))

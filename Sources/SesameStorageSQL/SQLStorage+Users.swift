@@ -104,28 +104,74 @@ extension SQLStorage: UserRepository {
         }
     }
 
-    private static func recordLogin(_ newUser: User, at: Date, _ db: any SQLDatabase) async throws -> User {
-        // One statement: concurrent first logins of one address create one user. The time is
-        // bound, not written into the SQL: one statement text for every login, prepared once.
-        let row = try await Self.insert(
-            newUser, into: db,
-            suffix: """
-                ON CONFLICT (connection, identifier) DO UPDATE SET logins_count = users.logins_count + 1,
-                last_login = \(bind: at.sqlValue), updated_at = \(bind: at.sqlValue)
-                RETURNING \(unsafeRaw: Self.userColumns)
-                """,
-            login: at)
+    public func recordLogin(_ newUser: User, at: Date, audit: LoginAudit) async throws -> User {
+        guard executor.flavor == .postgres else {
+            return try await recordLogin(newUser, at: at) { audit.events(for: $0) }
+        }
+        // PostgreSQL: the upsert and its outcome's events as one statement, instead of BEGIN,
+        // the upsert, the events and COMMIT: four round trips of a login's twelve.
+        let row = try await executor.write { db in
+            try await Self.insert(
+                newUser, into: db, prefix: "WITH u AS (",
+                suffix: """
+                    \(Self.loginUpsert(at: at)) RETURNING \(unsafeRaw: Self.userColumns)),
+                    \(Self.auditOutcome(audit)) SELECT * FROM u
+                    """,
+                login: at)
+        }
         guard let row else { throw StorageError.unavailable("recordLogin returned no row") }
         return try Self.user(from: row)
     }
 
+    /// Appends, from the user `u` a login stored, the events `audit` holds for its outcome,
+    /// in their order. The outcome and the user's identifier are chosen as
+    /// ``LoginAudit/outcome(of:)`` and ``User/userID`` choose them.
+    private static func auditOutcome(_ audit: LoginAudit) -> SQLQueryString {
+        var rows: [SQLQueryString] = []
+        for outcome in LoginAudit.Outcome.allCases {
+            for event in audit.events[outcome] ?? [] {
+                rows.append(
+                    """
+                    (\(bind: outcome.rawValue), \(bind: rows.count), \(bind: event.type), \(bind: event.clientID),
+                    \(bind: event.ip), \(bind: event.detail), \(bind: event.at.sqlValue))
+                    """)
+            }
+        }
+        guard !rows.isEmpty else { return "a AS (SELECT 1)" }
+        return """
+            a AS (INSERT INTO audit_events (type, user_id, client_id, ip, detail, at)
+              SELECT e.type, u.connection || '|' || u.id, e.client_id, e.ip, e.detail, e.at
+              FROM u, (VALUES \(rows.joined(separator: ", "))) AS e (outcome, ord, type, client_id, ip, detail, at)
+              WHERE e.outcome = CASE WHEN u.blocked <> 0 THEN 'blocked' WHEN u.logins_count = 1 THEN 'created'
+                ELSE 'returning' END
+              ORDER BY e.ord)
+            """
+    }
+
+    private static func recordLogin(_ newUser: User, at: Date, _ db: any SQLDatabase) async throws -> User {
+        // One statement: concurrent first logins of one address create one user.
+        let row = try await Self.insert(
+            newUser, into: db, suffix: "\(loginUpsert(at: at)) RETURNING \(unsafeRaw: Self.userColumns)", login: at)
+        guard let row else { throw StorageError.unavailable("recordLogin returned no row") }
+        return try Self.user(from: row)
+    }
+
+    /// What a login does to a user who exists. The time is bound, not written into the SQL:
+    /// one statement text for every login, prepared once.
+    private static func loginUpsert(at: Date) -> SQLQueryString {
+        """
+        ON CONFLICT (connection, identifier) DO UPDATE SET logins_count = users.logins_count + 1,
+        last_login = \(bind: at.sqlValue), updated_at = \(bind: at.sqlValue)
+        """
+    }
+
     @discardableResult
-    static func insert(_ user: User, into db: any SQLDatabase, suffix: SQLQueryString, login: Date? = nil) async throws
-        -> (any SQLRow)?
-    {
+    static func insert(
+        _ user: User, into db: any SQLDatabase, prefix: SQLQueryString = "", suffix: SQLQueryString, login: Date? = nil
+    ) async throws -> (any SQLRow)? {
         try await db.raw(
             """
-            INSERT INTO users (\(unsafeRaw: userColumns)) VALUES (\(bind: user.id), \(bind: user.connection),
+            \(prefix)INSERT INTO users (\(unsafeRaw: userColumns)) VALUES (\(bind: user.id), \(bind: user.connection),
             \(bind: user.identifier), \(bind: user.email), \(bind: user.emailVerified.sqlValue), \(bind: user.phoneNumber),
             \(bind: user.phoneVerified.sqlValue), \(bind: user.name), \(bind: user.nickname), \(bind: user.picture),
             \(bind: user.blocked.sqlValue), \(bind: user.createdAt.sqlValue), \(bind: (login ?? user.updatedAt).sqlValue),

@@ -15,23 +15,29 @@ struct LoginCoordinator: Sendable {
     func recordLogin(_ candidate: User, method: LoginMethod, clientID: String, ip: String?) async throws -> User {
         let now = clock.now()
         let log = AuditLog(storage: storage, clock: clock, logger: logger)
-        // The events are written in the login's own transaction: one storage operation.
-        let events: @Sendable (User) -> [AuditEvent] = { user in
-            Self.events(of: user, method: method).map {
-                log.event($0.type, user: user.userID, client: clientID, ip: ip, detail: $0.detail, at: now)
+        // The events are written with the login: one storage operation, one statement where
+        // the backend can choose the outcome's events itself.
+        var events: [LoginAudit.Outcome: [AuditEvent]] = [:]
+        for outcome in LoginAudit.Outcome.allCases {
+            events[outcome] = Self.events(of: outcome, method: method).map {
+                log.event($0.type, client: clientID, ip: ip, detail: $0.detail, at: now)
             }
         }
-        let user = try await storage.recordLogin(candidate, at: now, audit: events)
-        for event in events(user) { await log.published(event) }
+        let audit = LoginAudit(events: events)
+        let user = try await storage.recordLogin(candidate, at: now, audit: audit)
+        for event in audit.events(for: user) { await log.published(event) }
         guard !user.blocked else { throw SesameError.userBlocked }
         return user
     }
 
     /// What a recorded login is audited as: refused for a blocked user, else a login, after
     /// the user's creation on their first.
-    static func events(of user: User, method: LoginMethod) -> [(type: AuditEventType, detail: String)] {
-        guard !user.blocked else { return [(.loginRefused, "\(method.rawValue): user is blocked")] }
-        return (user.loginsCount == 1 ? [(.userCreated, "\(method.rawValue) signup")] : []) + [(.login, method.rawValue)]
+    static func events(of outcome: LoginAudit.Outcome, method: LoginMethod) -> [(type: AuditEventType, detail: String)] {
+        switch outcome {
+        case .blocked: [(.loginRefused, "\(method.rawValue): user is blocked")]
+        case .created: [(.userCreated, "\(method.rawValue) signup"), (.login, method.rawValue)]
+        case .returning: [(.login, method.rawValue)]
+        }
     }
 
     /// Records the login and issues tokens for it.

@@ -28,6 +28,17 @@ public protocol UserRepository: Sendable {
     /// ``recordLogin(_:at:)``, and the audit events `audit` makes of the recorded user
     /// appended in the same transaction.
     func recordLogin(_ newUser: User, at: Date, audit: @escaping @Sendable (User) -> [AuditEvent]) async throws -> User
+    /// ``recordLogin(_:at:)``, and the events `audit` holds for its outcome appended in the
+    /// same transaction; a backend may write both in one statement.
+    func recordLogin(_ newUser: User, at: Date, audit: LoginAudit) async throws -> User
+}
+
+extension UserRepository {
+    /// Writes the events through the form of `recordLogin` that takes a function of the
+    /// stored user: the same transaction, the list chosen in Swift.
+    public func recordLogin(_ newUser: User, at: Date, audit: LoginAudit) async throws -> User {
+        try await recordLogin(newUser, at: at) { audit.events(for: $0) }
+    }
 }
 
 /// OAuth clients.
