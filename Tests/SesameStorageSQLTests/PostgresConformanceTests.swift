@@ -40,7 +40,23 @@ struct PostgresConformanceTests {
         try await run(check, url: try #require(Self.url), preparedStatements: false)
     }
 
+    /// At most this many checks at once. Each sets up a schema of its own, and every setup's
+    /// migrations take turns on one advisory lock; two hundred setups at once (three runs of
+    /// the suite) queued on it for longer than the checks' 60 s deadline on a slow day.
+    private static let gate = CheckGate(limit: 12)
+
     private func run(_ check: ConformanceCheck, url: String, preparedStatements: Bool = true) async throws {
+        await Self.gate.enter()
+        do {
+            try await runAlone(check, url: url, preparedStatements: preparedStatements)
+        } catch {
+            await Self.gate.leave()
+            throw error
+        }
+        await Self.gate.leave()
+    }
+
+    private func runAlone(_ check: ConformanceCheck, url: String, preparedStatements: Bool) async throws {
         let schema = "conformance_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         // A generous deadline: these checks test semantics, and many run at once against one server.
         // Two connections each keep 120 parallel checks under the test server's 300 connections,
@@ -108,5 +124,27 @@ struct PostgresConformanceTests {
         }
         #expect(stores.count == 4)
         for store in stores { try await store.shutdown() }
+    }
+}
+
+/// Lets `limit` callers in at once; the others wait their turn, first come first served.
+actor CheckGate {
+    private let limit: Int
+    private var inside = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) { self.limit = limit }
+
+    func enter() async {
+        if inside < limit {
+            inside += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the place to the first caller waiting, or frees it.
+    func leave() {
+        if waiting.isEmpty { inside -= 1 } else { waiting.removeFirst().resume() }
     }
 }
