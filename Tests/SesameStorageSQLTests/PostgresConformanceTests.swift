@@ -46,14 +46,7 @@ struct PostgresConformanceTests {
     private static let gate = CheckGate(limit: 12)
 
     private func run(_ check: ConformanceCheck, url: String, preparedStatements: Bool = true) async throws {
-        await Self.gate.enter()
-        do {
-            try await runAlone(check, url: url, preparedStatements: preparedStatements)
-        } catch {
-            await Self.gate.leave()
-            throw error
-        }
-        await Self.gate.leave()
+        try await Self.gate.run { try await runAlone(check, url: url, preparedStatements: preparedStatements) }
     }
 
     private func runAlone(_ check: ConformanceCheck, url: String, preparedStatements: Bool) async throws {
@@ -135,7 +128,19 @@ actor CheckGate {
 
     init(limit: Int) { self.limit = limit }
 
-    func enter() async {
+    /// Runs `body` once a place is free, and frees it after, whether `body` throws or not.
+    nonisolated func run(_ body: @Sendable () async throws -> Void) async throws {
+        await enter()
+        do {
+            try await body()
+        } catch {
+            await leave()
+            throw error
+        }
+        await leave()
+    }
+
+    private func enter() async {
         if inside < limit {
             inside += 1
             return
@@ -144,7 +149,7 @@ actor CheckGate {
     }
 
     /// Hands the place to the first caller waiting, or frees it.
-    func leave() {
+    private func leave() {
         if waiting.isEmpty { inside -= 1 } else { waiting.removeFirst().resume() }
     }
 }
