@@ -25,6 +25,21 @@ public struct TokenBody: Codable, Sendable, Equatable {
     }
 }
 
+extension TokenBody: DirectJSONEncodable {
+    /// The body as the server's encoder writes it (sorted keys), without `JSONEncoder`: every
+    /// login and refresh answers with one.
+    public func directJSON() -> [UInt8]? {
+        var json = JSONObjectWriter()
+        json.add("access_token", accessToken)
+        json.add("expires_in", Int64(expiresIn))
+        json.add("id_token", idToken)
+        json.add("refresh_token", refreshToken)
+        json.add("scope", scope)
+        json.add("token_type", tokenType)
+        return json.finish()
+    }
+}
+
 /// The `/passwordless/start` answer, identical for known and unknown users.
 public struct PasswordlessStartBody: Codable, Sendable, Equatable {
     public var id: String

@@ -33,3 +33,25 @@ public struct UserInfo: Sendable, Codable, Equatable {
         self.phoneNumberVerified = phoneNumberVerified
     }
 }
+
+extension UserInfo: DirectJSONEncodable {
+    /// Adds the profile's claims, in sorted order, to `json`: the id_token's claims hold them.
+    public func write(to json: inout JSONObjectWriter) {
+        json.add("email", email)
+        json.add("email_verified", emailVerified)
+        json.add("name", name)
+        json.add("nickname", nickname)
+        json.add("phone_number", phoneNumber)
+        json.add("phone_number_verified", phoneNumberVerified)
+        json.add("picture", picture)
+        json.add("sub", sub)
+        json.add("updated_at", updatedAt)
+    }
+
+    /// The `/userinfo` body as the server's encoder writes it (sorted keys).
+    public func directJSON() -> [UInt8]? {
+        var json = JSONObjectWriter()
+        write(to: &json)
+        return json.finish()
+    }
+}

@@ -1,3 +1,4 @@
+public import SesameAPI
 /// What a passwordless message must say, before a template gives it words: the secret and
 /// the facts templates may show. It is what the durable outbox keeps (sealed) until the
 /// delivery worker composes and sends the message, so a template fixed while a message waits
@@ -49,6 +50,27 @@ public struct MessageContent: Codable, Sendable, Equatable {
         self.lifetimeMinutes = lifetimeMinutes
         self.requestLanguage = requestLanguage
         self.acceptLanguage = acceptLanguage
+    }
+}
+
+extension MessageContent: DirectJSONEncodable {
+    /// The members `JSONEncoder` writes, without it: every code and link queues one.
+    public func directJSON() -> [UInt8]? {
+        var json = JSONObjectWriter()
+        json.add("channel", channel.rawValue)
+        json.add("recipient", recipient)
+        json.add("kind", kind.rawValue)
+        json.add("code", code)
+        json.add("link", link)
+        json.add("clientID", clientID)
+        json.add("applicationName", applicationName)
+        json.add("applicationLogoURL", applicationLogoURL)
+        json.add("applicationBrandColor", applicationBrandColor)
+        json.add("connection", connection)
+        json.add("lifetimeMinutes", Int64(lifetimeMinutes))
+        json.add("requestLanguage", requestLanguage)
+        json.add("acceptLanguage", acceptLanguage)
+        return json.finish()
     }
 }
 

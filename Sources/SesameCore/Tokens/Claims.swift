@@ -89,6 +89,25 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
+extension IDTokenClaims: DirectJSONEncodable {
+    /// The claims without `JSONEncoder`: one id_token is signed per login and refresh. Nil
+    /// when operator-configured claims are present; `JSONEncoder` writes those.
+    public func directJSON() -> [UInt8]? {
+        guard extra.isEmpty else { return nil }
+        var json = JSONObjectWriter()
+        json.add("iss", iss)
+        json.add("aud", aud)
+        json.add("iat", iat)
+        json.add("exp", exp)
+        json.add("auth_time", authTime)
+        json.add("nonce", nonce)
+        json.add("azp", azp)
+        json.add("sid", sid)
+        profile.write(to: &json)
+        return json.finish()
+    }
+}
+
 /// The claims of a JWT access token issued for an API `audience`.
 public struct AccessTokenClaims: JWTPayload, Equatable {
     public var iss: String

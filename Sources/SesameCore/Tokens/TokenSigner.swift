@@ -27,7 +27,9 @@ public struct TokenSigner: Sendable {
         var published: [JWKSDocument.Key] = []
         for record in usable {
             let key = try JWTKit.Insecure.RSA.PrivateKey(pem: record.privateKeyPEM)
-            await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: record.kid))
+            await collection.add(
+                rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: record.kid),
+                serializer: DefaultJWTSerializer(jsonEncoder: DirectJWTEncoder()))
             let primitives = try key.publicKey.getKeyPrimitives()
             published.append(
                 .init(kid: record.kid, n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent)))

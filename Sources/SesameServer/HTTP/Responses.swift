@@ -16,12 +16,25 @@ enum Responses {
 
     /// A JSON response. Token-bearing responses must not be cached (RFC 6749 §5.1).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, noStore: Bool = false) throws -> Response {
+        json(body: ByteBuffer(data: try encoder.encode(value)), status: status, noStore: noStore)
+    }
+
+    /// A JSON response from a value that writes its own JSON, the bytes `encoder` would write
+    /// (a token response on every login and refresh).
+    static func json(_ value: some DirectJSONEncodable, status: HTTPResponse.Status = .ok, noStore: Bool = false) throws
+        -> Response
+    {
+        let body = try value.directJSON().map { ByteBuffer(bytes: $0) } ?? ByteBuffer(data: encoder.encode(value))
+        return json(body: body, status: status, noStore: noStore)
+    }
+
+    private static func json(body: ByteBuffer, status: HTTPResponse.Status, noStore: Bool) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if noStore {
             headers[.cacheControl] = "no-store"
             headers[HTTPField.Name("Pragma")!] = "no-cache"
         }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// An HTML page that may not be framed, cached or leak its URL (it can hold a link token).

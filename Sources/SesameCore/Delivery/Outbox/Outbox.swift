@@ -15,7 +15,7 @@ public struct Outbox: Sendable {
     /// link's expiry). A `suppressed` one keeps no payload; it is built the same way so that
     /// a start costs the same whoever the recipient is.
     func message(_ content: MessageContent, deadline: Date, suppressed: Bool) throws -> QueuedDelivery {
-        let sealed = try seal.seal(JSONEncoder().encode(content))
+        let sealed = try seal.seal(content.directJSON().map { Data($0) } ?? JSONEncoder().encode(content))
         return QueuedDelivery(
             id: random.hex(12), channel: content.channel.rawValue, recipient: content.recipient,
             payload: suppressed ? [] : sealed, status: suppressed ? .suppressed : .pending, deadline: deadline,
