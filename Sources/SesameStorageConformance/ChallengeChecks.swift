@@ -84,6 +84,27 @@ enum ChallengeChecks {
             try await expect(won?.consumed == true && won?.challenge.attempts == 5, "the right hash under any key consumes")
             try await expect(try await attempt(ChallengeAcceptance(secretHashes: [right])) == nil, "and only once")
         },
+        ConformanceCheck("challenges: an attempt that consumes brings the recipient's stored user, and only then") {
+            store, clock in
+            try await store.createChallenge(Fixture.challenge(id: "c1", maxAttempts: 5, at: clock.now()))
+            try await store.createChallenge(Fixture.challenge(id: "c2", recipient: "cy@example.com", at: clock.now()))
+            var ana = Fixture.user(id: "u-ana", at: clock.now())
+            ana.name = "Ana"
+            try await store.createUser(ana)
+            try await store.createUser(Fixture.user("bo@example.com", id: "u-bo", at: clock.now()))
+            func attempt(_ recipient: String, _ hash: UInt8?) async throws -> ChallengeAttempt? {
+                try await store.attemptChallenge(
+                    connection: "email", recipient: recipient, at: clock.now(), within: [],
+                    consumeIf: hash.map { ChallengeAcceptance(secretHashes: [Array(repeating: $0, count: 32)]) })
+            }
+            let wrong = try await attempt("ana@example.com", 8)
+            try await expect(wrong?.consumed == false && wrong?.user == nil, "a wrong secret brings no user")
+            let won = try await attempt("ana@example.com", 7)
+            let stored = try await store.user(id: "u-ana")
+            try await expect(won?.consumed == true && won?.user == stored && stored?.name == "Ana", "the recipient's user, whole")
+            let unknown = try await attempt("cy@example.com", 7)
+            try await expect(unknown?.consumed == true && unknown?.user == nil, "no user for a recipient without one")
+        },
         ConformanceCheck("challenges: no attempt is counted once a budget counter has reached its limit") { store, clock in
             try await store.createChallenge(Fixture.challenge(id: "c1", maxAttempts: 5, at: clock.now()))
             let now = clock.now()

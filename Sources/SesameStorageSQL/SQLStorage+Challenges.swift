@@ -40,18 +40,38 @@ extension SQLStorage: ChallengeRepository {
         // One statement counts the attempt and, when the stored hash is among the presented
         // secret's, consumes: of concurrent callers the row lock lets one through, and the others
         // find the challenge consumed (and count nothing, as no live challenge is left).
-        let consumed = Self.consumption(acceptance, at: at)
+        let attempt = Self.countAttempt(
+            connection: connection, recipient: recipient, at: at, notSpent: Self.notSpent(budget),
+            consumed: Self.consumption(acceptance, at: at))
+        guard executor.flavor == .postgres else {
+            // SQLite has no UPDATE in a WITH: the user is read after it, on the writer, in the same job.
+            return try await executor.write { db in
+                guard let row = try await db.raw("\(attempt) RETURNING *").first() else { return nil }
+                let challenge = try Self.challenge(from: row)
+                guard challenge.consumedAt != nil else { return ChallengeAttempt(challenge: challenge, consumed: false) }
+                let user = try await db.raw(Self.userByIdentifier(connection: connection, identifier: recipient)).first()
+                return ChallengeAttempt(challenge: challenge, consumed: true, user: try user.map { try Self.user(from: $0) })
+            }
+        }
+        // One round trip: the consumed challenge's user comes back beside it.
         let row = try await executor.write { db in
             try await db.raw(
-                Self.countAttempt(
-                    connection: connection, recipient: recipient, at: at, notSpent: Self.notSpent(budget), consumed: consumed)
+                """
+                WITH attempt AS (\(attempt) RETURNING *)
+                SELECT attempt.*, \(unsafeRaw: Self.attemptUserColumns) FROM attempt
+                LEFT JOIN users u ON attempt.consumed_at IS NOT NULL
+                AND u.connection = attempt.connection AND u.identifier = attempt.recipient
+                """
             ).first()
         }
         return try row.map { row in
             let challenge = try Self.challenge(from: row)
-            return ChallengeAttempt(challenge: challenge, consumed: challenge.consumedAt != nil)
+            let user = try row.decodeNil(column: "user_id") ? nil : Self.user(from: row, prefix: "user_")
+            return ChallengeAttempt(challenge: challenge, consumed: challenge.consumedAt != nil, user: user)
         }
     }
+
+    private static let attemptUserColumns = userColumns(of: "u", prefix: "user_")
 
     /// The value an attempt sets `consumed_at` to: `at` when the row meets `acceptance`, else NULL.
     private static func consumption(_ acceptance: ChallengeAcceptance?, at: Date) -> SQLQueryString {
@@ -74,7 +94,8 @@ extension SQLStorage: ChallengeRepository {
     }
 
     /// Counts one attempt against the recipient's newest live challenge when `notSpent`
-    /// holds, sets its consumption to `consumed` (NULL: not consumed), and returns it.
+    /// holds and sets its consumption to `consumed` (NULL: not consumed); the caller adds
+    /// what it returns.
     private static func countAttempt(
         connection: String, recipient: String, at: Date, notSpent: SQLQueryString, consumed: SQLQueryString
     ) -> SQLQueryString {
@@ -84,7 +105,6 @@ extension SQLStorage: ChallengeRepository {
         WHERE seq = (SELECT MAX(seq) FROM challenges WHERE connection = \(bind: connection)
                      AND recipient = \(bind: recipient))
         AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue) AND attempts < max_attempts \(notSpent)
-        RETURNING *
         """
     }
 

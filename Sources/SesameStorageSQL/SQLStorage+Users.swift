@@ -9,6 +9,15 @@ extension SQLStorage: UserRepository {
         blocked, created_at, updated_at, last_login, logins_count, tokens_valid_after, user_metadata, app_metadata
         """
 
+    /// ``userColumns`` of the table aliased `alias`, each named with `prefix`, for a statement
+    /// that returns a user beside another table's row (``user(from:prefix:)`` reads them).
+    static func userColumns(of alias: String, prefix: String) -> String {
+        userColumns.split(separator: ",").map { column in
+            let name = column.trimmingCharacters(in: .whitespacesAndNewlines)
+            return "\(alias).\(name) AS \(prefix)\(name)"
+        }.joined(separator: ", ")
+    }
+
     public func createUser(_ user: User) async throws {
         _ = try await executor.write { db in try await Self.insert(user, into: db, suffix: "") }
     }
@@ -22,13 +31,16 @@ extension SQLStorage: UserRepository {
 
     public func user(connection: String, identifier: String) async throws -> User? {
         try await executor.read { db in
-            try await db.raw(
-                """
-                SELECT \(unsafeRaw: Self.userColumns) FROM users
-                WHERE connection = \(bind: connection) AND identifier = \(bind: identifier)
-                """
-            ).first().map(Self.user(from:))
+            try await db.raw(Self.userByIdentifier(connection: connection, identifier: identifier)).first()
+                .map(Self.user(from:))
         }
+    }
+
+    static func userByIdentifier(connection: String, identifier: String) -> SQLQueryString {
+        """
+        SELECT \(unsafeRaw: userColumns) FROM users
+        WHERE connection = \(bind: connection) AND identifier = \(bind: identifier)
+        """
     }
 
     public func listUsers(limit: Int, offset: Int) async throws -> [User] {
@@ -183,17 +195,23 @@ extension SQLStorage: UserRepository {
     }
 
     static func user(from row: any SQLRow) throws -> User {
+        try user(from: row, prefix: "")
+    }
+
+    /// The user in `row`, in the columns ``userColumns(of:prefix:)`` names with `prefix`.
+    static func user(from row: any SQLRow, prefix: String) throws -> User {
         var user = User(
-            id: try row.string("id"), connection: try row.string("connection"), identifier: try row.string("identifier"),
-            email: try row.optionalString("email"), emailVerified: try row.bool("email_verified"),
-            phoneNumber: try row.optionalString("phone_number"), phoneVerified: try row.bool("phone_verified"),
-            name: try row.optionalString("name"), nickname: try row.optionalString("nickname"),
-            picture: try row.optionalString("picture"), blocked: try row.bool("blocked"),
-            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
-            lastLogin: try row.optionalDate("last_login"), loginsCount: try row.int("logins_count"),
-            tokensValidAfter: try row.optionalDate("tokens_valid_after"))
-        user.userMetadata = try row.metadata("user_metadata")
-        user.appMetadata = try row.metadata("app_metadata")
+            id: try row.string(prefix + "id"), connection: try row.string(prefix + "connection"),
+            identifier: try row.string(prefix + "identifier"),
+            email: try row.optionalString(prefix + "email"), emailVerified: try row.bool(prefix + "email_verified"),
+            phoneNumber: try row.optionalString(prefix + "phone_number"), phoneVerified: try row.bool(prefix + "phone_verified"),
+            name: try row.optionalString(prefix + "name"), nickname: try row.optionalString(prefix + "nickname"),
+            picture: try row.optionalString(prefix + "picture"), blocked: try row.bool(prefix + "blocked"),
+            createdAt: try row.date(prefix + "created_at"), updatedAt: try row.date(prefix + "updated_at"),
+            lastLogin: try row.optionalDate(prefix + "last_login"), loginsCount: try row.int(prefix + "logins_count"),
+            tokensValidAfter: try row.optionalDate(prefix + "tokens_valid_after"))
+        user.userMetadata = try row.metadata(prefix + "user_metadata")
+        user.appMetadata = try row.metadata(prefix + "app_metadata")
         return user
     }
 }

@@ -87,7 +87,8 @@ public protocol ChallengeRepository: Sendable {
     /// round trip): of any number of concurrent attempts that meet it, exactly one consumes.
     /// The attempt is counted whether or not it consumes. Nil when no live challenge was there
     /// to count against, or when a counter of `budget` has reached its limit in its window
-    /// (nothing is counted then). With no `acceptance`, nothing is consumed.
+    /// (nothing is counted then). With no `acceptance`, nothing is consumed. An attempt that
+    /// consumes comes back with the recipient's stored user (``ChallengeAttempt/user``).
     func attemptChallenge(
         connection: String, recipient: String, at: Date, within budget: [RateLimitCounter],
         consumeIf acceptance: ChallengeAcceptance?
@@ -128,11 +129,15 @@ public struct ChallengeAttempt: Sendable {
     public var challenge: Challenge
     /// True when `accept` approved it and this caller won the consumption.
     public var consumed: Bool
+    /// When it consumed: the stored user of the challenge's connection and recipient, read in
+    /// the same operation (nil when there is none), so a login needs no read of its own.
+    public var user: User?
 
     /// Creates an attempt's outcome.
-    public init(challenge: Challenge, consumed: Bool) {
+    public init(challenge: Challenge, consumed: Bool, user: User? = nil) {
         self.challenge = challenge
         self.consumed = consumed
+        self.user = user
     }
 }
 

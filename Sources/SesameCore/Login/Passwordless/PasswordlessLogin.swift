@@ -35,24 +35,24 @@ public struct PasswordlessLogin: Sendable {
     /// - Parameter challengeID: the challenge the secret must belong to, when the caller knows it
     ///   (a ``LinkRequest``'s link): any other live secret of the recipient fails the same way.
     func consume(_ credentials: PasswordlessCredentials, clientID: String, challengeID: String? = nil) async throws -> User {
-        let (connection, recipient, _) = try await check(
+        let (connection, recipient, attempt) = try await check(
             credentials, clientID: clientID, challengeID: challengeID, consume: true)
-        return try await candidateUser(connection: connection, recipient: recipient)
+        return try await candidateUser(connection: connection, recipient: recipient, stored: attempt.user)
     }
 
     /// Checks a secret without consuming it (`/passwordless/verify`): a wrong one counts as
     /// a failed attempt, a right one gives its attempt back.
     /// - Parameter clientID: the application asking, when it says; a code it did not request fails.
     public func verify(_ credentials: PasswordlessCredentials, clientID: String?) async throws {
-        let (_, _, challenge) = try await check(credentials, clientID: clientID)
-        try await storage.refundAttempt(challengeID: challenge.id)
+        let (_, _, attempt) = try await check(credentials, clientID: clientID)
+        try await storage.refundAttempt(challengeID: attempt.challenge.id)
     }
 
     /// Counts an attempt and checks the secret against the recipient's newest challenge; with
     /// `consume`, a right secret also consumes it in the same storage operation.
     func check(
         _ credentials: PasswordlessCredentials, clientID: String?, challengeID: String? = nil, consume: Bool = false
-    ) async throws -> (Connection, String, Challenge) {
+    ) async throws -> (Connection, String, ChallengeAttempt) {
         let connection = try await requireConnection(credentials.connection, parameter: "realm")
         guard let username = credentials.username else {
             throw SesameError.invalidRequest("Missing required parameter: username")
@@ -93,11 +93,12 @@ public struct PasswordlessLogin: Sendable {
             throw wrongCode(connection, detail: "secret of another challenge than \(challengeID)")
         }
         if consume && !attempt.consumed { throw wrongCode(connection, detail: "challenge already consumed") }
-        return (connection, recipient, challenge)
+        return (connection, recipient, attempt)
     }
 
-    private func candidateUser(connection: Connection, recipient: String) async throws -> User {
-        guard let existing = try await storage.user(connection: connection.name, identifier: recipient) else {
+    /// The user to record: `stored` (the attempt read it while consuming), or a new one.
+    private func candidateUser(connection: Connection, recipient: String, stored: User?) async throws -> User {
+        guard let existing = stored else {
             return User.newPasswordless(id: random.hex(12), connection: connection, identifier: recipient, at: clock.now())
         }
         let verified = connection.strategy == .email ? existing.emailVerified : existing.phoneVerified
