@@ -57,6 +57,35 @@ enum DeliveryChecks {
                 try await store.recentAuditEvents(limit: 10).map(\.detail) == ["d1"],
                 "the sending is audited with its challenge, and not when the challenge is not stored")
         },
+        ConformanceCheck("deliveries: a gated message is withheld from a blocked account, or an unknown one without signup") {
+            store, clock in
+            // User enumeration and sending to the blocked: the gate is decided from the stored
+            // account inside the insert, and a withheld message keeps no payload.
+            let now = clock.now()
+            try await store.createUser(Fixture.user("known@example.com", id: "u-known", at: now))
+            var blocked = Fixture.user("blocked@example.com", id: "u-blocked", at: now)
+            blocked.blocked = true
+            try await store.createUser(blocked)
+            let cases: [(recipient: String, signupDisabled: Bool, delivered: Bool)] = [
+                ("unknown@example.com", false, true), ("unknown@example.com", true, false),
+                ("known@example.com", true, true), ("blocked@example.com", false, false),
+            ]
+            for (index, item) in cases.enumerated() {
+                let challenge = Fixture.challenge(id: "c\(index)", recipient: item.recipient, at: now)
+                let gate = DeliveryGate(connection: "email", identifier: item.recipient, signupDisabled: item.signupDisabled)
+                try await store.createChallenge(
+                    challenge, delivery: delivery("d\(index)", at: now, to: item.recipient), audit: nil, gate: gate)
+                let stored = try await store.delivery(id: "d\(index)")
+                let delivered =
+                    item.delivered
+                    ? stored == delivery("d\(index)", at: now, to: item.recipient)
+                    : stored?.status == .suppressed && stored?.payload == []
+                try await expect(delivered, "\(item): stored \(String(describing: stored?.status))")
+                try await expect(
+                    gate.delivers(to: try await store.user(connection: "email", identifier: item.recipient))
+                        == item.delivered, "the SQL decides as DeliveryGate.delivers(to:)")
+            }
+        },
         ConformanceCheck("deliveries: a claim leases due rows once, counts an attempt, and skips leased and future ones") {
             store, clock in
             let now = clock.now()

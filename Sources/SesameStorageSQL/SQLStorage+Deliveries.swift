@@ -3,11 +3,13 @@ import SQLKit
 public import SesameCore
 
 extension SQLStorage: DeliveryRepository {
-    public func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery, audit: AuditEvent?) async throws {
+    public func createChallenge(
+        _ challenge: Challenge, delivery: QueuedDelivery, audit: AuditEvent?, gate: DeliveryGate?
+    ) async throws {
         guard executor.flavor == .postgres else {
             try await executor.transaction { db in
                 try await Self.insertChallenge(challenge, db)
-                try await Self.insertDelivery(delivery, db)
+                try await db.raw(Self.insert(delivery, gate: gate)).run()
                 if let audit { try await Self.insertAudit(audit, db) }
             }
             return
@@ -19,7 +21,7 @@ extension SQLStorage: DeliveryRepository {
         let audited: SQLQueryString = audit.map { Self.insert([$0]) } ?? "SELECT 1"
         let statement: SQLQueryString = """
             WITH retired AS (\(Self.retireOlder(than: challenge))), challenge AS (\(Self.insert(challenge))),
-            delivery AS (\(Self.insert(delivery))) \(audited)
+            delivery AS (\(Self.insert(delivery, gate: gate))) \(audited)
             """
         try await executor.write { db in try await db.raw(statement).run() }
     }
@@ -142,16 +144,30 @@ extension SQLStorage: DeliveryRepository {
         try await db.raw(insert(delivery)).run()
     }
 
-    static func insert(_ delivery: QueuedDelivery) -> SQLQueryString {
-        """
-        INSERT INTO deliveries (id, channel, recipient, payload, status, attempts, next_attempt_at, deadline,
-        lease_owner, lease_until, last_error, created_at, updated_at, sent_at) VALUES (\(bind: delivery.id),
-        \(bind: delivery.channel), \(bind: delivery.recipient), \(bind: Data(delivery.payload)),
-        \(bind: delivery.status.rawValue), \(bind: delivery.attempts), \(bind: delivery.nextAttemptAt.sqlValue),
-        \(bind: delivery.deadline.sqlValue), \(bind: delivery.leaseOwner), \(bind: delivery.leaseUntil?.sqlValue),
-        \(bind: delivery.lastError), \(bind: delivery.createdAt.sqlValue), \(bind: delivery.updatedAt.sqlValue),
-        \(bind: delivery.sentAt?.sqlValue))
-        """
+    /// Inserts `delivery`; with `gate`, suppressed without its payload unless the gate lets it
+    /// through for the stored account, which the statement reads itself. The SQL decides as
+    /// ``DeliveryGate/delivers(to:)`` does: 1 - blocked for a stored user, else whether signup
+    /// is on (booleans are 0/1 in both dialects).
+    static func insert(_ delivery: QueuedDelivery, gate: DeliveryGate? = nil) -> SQLQueryString {
+        var payload: SQLQueryString = "\(bind: Data(delivery.payload))"
+        var status: SQLQueryString = "\(bind: delivery.status.rawValue)"
+        var source: SQLQueryString = ""
+        if let gate {
+            payload = "CASE WHEN gate.go = 1 THEN \(payload) ELSE \(bind: Data()) END"
+            status = "CASE WHEN gate.go = 1 THEN \(status) ELSE \(bind: QueuedDelivery.Status.suppressed.rawValue) END"
+            source = """
+                FROM (SELECT COALESCE((SELECT 1 - blocked FROM users WHERE connection = \(bind: gate.connection)
+                AND identifier = \(bind: gate.identifier)), \(bind: gate.signupDisabled ? 0 : 1)) AS go) gate
+                """
+        }
+        return """
+            INSERT INTO deliveries (id, channel, recipient, payload, status, attempts, next_attempt_at, deadline,
+            lease_owner, lease_until, last_error, created_at, updated_at, sent_at) SELECT \(bind: delivery.id),
+            \(bind: delivery.channel), \(bind: delivery.recipient), \(payload), \(status), \(bind: delivery.attempts),
+            \(bind: delivery.nextAttemptAt.sqlValue), \(bind: delivery.deadline.sqlValue), \(bind: delivery.leaseOwner),
+            \(bind: delivery.leaseUntil?.sqlValue), \(bind: delivery.lastError), \(bind: delivery.createdAt.sqlValue),
+            \(bind: delivery.updatedAt.sqlValue), \(bind: delivery.sentAt?.sqlValue) \(source)
+            """
     }
 
     private static func delivery(from row: any SQLRow) throws -> QueuedDelivery {

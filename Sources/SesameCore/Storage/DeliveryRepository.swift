@@ -3,11 +3,39 @@ public import Foundation
 /// The durable outbox. Claims must hand each due delivery to one worker at a time across
 /// every instance sharing the database (row locks with `SKIP LOCKED` on PostgreSQL, the single
 /// writer on SQLite).
+/// Whether a start's message goes out, decided by the recipient's stored account inside the
+/// storage operation that queues it, so a start needs no read of its own: never to a blocked
+/// user, nor to an unknown one while the connection's signup is off. A suppressed delivery is
+/// stored all the same, without its payload, so a start costs the same for every recipient.
+public struct DeliveryGate: Sendable, Equatable {
+    /// The connection and identifier of the recipient's account.
+    public var connection: String
+    public var identifier: String
+    /// Whether an unknown recipient gets no message (the connection's signup is off).
+    public var signupDisabled: Bool
+
+    /// Creates the gate of a start's message.
+    public init(connection: String, identifier: String, signupDisabled: Bool) {
+        self.connection = connection
+        self.identifier = identifier
+        self.signupDisabled = signupDisabled
+    }
+
+    /// Whether the message goes out to `user` (nil: no stored account).
+    public func delivers(to user: User?) -> Bool {
+        guard let user else { return !signupDisabled }
+        return !user.blocked
+    }
+}
+
 public protocol DeliveryRepository: Sendable {
     /// Stores a challenge and the delivery that carries its secret in one transaction: a
     /// challenge is never stored without its message, nor a message without its challenge.
-    /// `audit` (the event that records the sending) is written in the same transaction.
-    func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery, audit: AuditEvent?) async throws
+    /// `audit` (the event that records the sending) is written in the same transaction. With
+    /// `gate`, the recipient's stored account decides in the same operation whether the
+    /// delivery is stored as given or suppressed without its payload (``DeliveryGate``).
+    func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery, audit: AuditEvent?, gate: DeliveryGate?)
+        async throws
     /// Stores deliveries (webhook calls) in one transaction.
     func enqueueDeliveries(_ deliveries: [QueuedDelivery]) async throws
     /// Leases up to `limit` pending deliveries due at `now` whose lease (if any) has run out,
@@ -28,4 +56,11 @@ public protocol DeliveryRepository: Sendable {
     func retryDelivery(id: String, at: Date, deadline: Date) async throws -> Bool
     /// How many deliveries are pending, and when the oldest of them was created.
     func pendingDeliveries() async throws -> (count: Int, oldest: Date?)
+}
+
+extension DeliveryRepository {
+    /// Stores a challenge and its delivery, as given, in one transaction.
+    public func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery, audit: AuditEvent?) async throws {
+        try await createChallenge(challenge, delivery: delivery, audit: audit, gate: nil)
+    }
 }

@@ -12,14 +12,12 @@ public struct Outbox: Sendable {
     public let worker: DeliveryWorker
 
     /// A delivery carrying `content`, due now and given up at `deadline` (the code's or
-    /// link's expiry). A `suppressed` one keeps no payload; it is built the same way so that
-    /// a start costs the same whoever the recipient is.
-    func message(_ content: MessageContent, deadline: Date, suppressed: Bool) throws -> QueuedDelivery {
+    /// link's expiry). The storage may still suppress it (``DeliveryGate``).
+    func message(_ content: MessageContent, deadline: Date) throws -> QueuedDelivery {
         let sealed = try seal.seal(content.directJSON().map { Data($0) } ?? JSONEncoder().encode(content))
         return QueuedDelivery(
-            id: random.hex(12), channel: content.channel.rawValue, recipient: content.recipient,
-            payload: suppressed ? [] : sealed, status: suppressed ? .suppressed : .pending, deadline: deadline,
-            createdAt: clock.now())
+            id: random.hex(12), channel: content.channel.rawValue, recipient: content.recipient, payload: sealed,
+            deadline: deadline, createdAt: clock.now())
     }
 
     /// Called after the transaction that queued deliveries committed.

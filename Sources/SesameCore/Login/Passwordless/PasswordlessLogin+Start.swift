@@ -29,19 +29,20 @@ extension PasswordlessLogin {
             kind: mode == .code ? .code : .link, secretHash: hasher.hash(secret, purpose: .challenge),
             maxAttempts: connection.maxAttempts, createdAt: now, expiresAt: now.addingTimeInterval(Double(lifetime)))
         // The same work for every recipient: a blocked or (with signup off) unknown one gets a
-        // suppressed delivery, so neither the answer nor its timing tells them apart. The
-        // provider is not called here: the worker sends after the commit.
+        // suppressed delivery, decided by the storage from the stored account as it queues the
+        // message, so neither the answer nor its timing tells them apart. The provider is not
+        // called here: the worker sends after the commit.
         let content = try content(
             secret: secret, mode: mode, recipient: recipient, connection: connection, application: application,
             request: request, lifetime: lifetime)
-        let queued = try outbox.message(
-            content, deadline: challenge.expiresAt, suppressed: !(try await shouldDeliver(to: recipient, connection)))
+        let queued = try outbox.message(content, deadline: challenge.expiresAt)
+        let gate = DeliveryGate(connection: connection.name, identifier: recipient, signupDisabled: connection.disableSignup)
         // The sending is audited in the challenge's own transaction: one storage operation.
         let log = AuditLog(storage: storage, clock: clock, logger: coordinator.logger)
         let sent = log.event(
             mode == .code ? .codeSent : .linkSent, client: application.clientID, ip: request.ip,
             detail: "\(connection.name) to \(recipient)", at: now)
-        try await storage.createChallenge(challenge, delivery: queued, audit: sent)
+        try await storage.createChallenge(challenge, delivery: queued, audit: sent, gate: gate)
         SesameMetrics.codeIssued(connection: connection.name, kind: mode == .code ? "code" : "link")
         await log.published(sent)
         await outbox.queued()
@@ -123,13 +124,6 @@ extension PasswordlessLogin {
             await coordinator.audit(.smsRefused, detail: "hourly text budget spent (+\(country))")
             throw startError("bad.phone_number", "Text messages to this number cannot be sent right now. Try again later.")
         }
-    }
-
-    private func shouldDeliver(to recipient: String, _ connection: Connection) async throws -> Bool {
-        guard let user = try await storage.user(connection: connection.name, identifier: recipient) else {
-            return !connection.disableSignup
-        }
-        return !user.blocked
     }
 
     /// A channel with no provider refuses every start at once (the same for every recipient):
