@@ -50,7 +50,7 @@ extension SQLStorage: ChallengeRepository {
                 let challenge = try Self.challenge(from: row)
                 guard challenge.consumedAt != nil else { return ChallengeAttempt(challenge: challenge, consumed: false) }
                 let user = try await db.raw(Self.userByIdentifier(connection: connection, identifier: recipient)).first()
-                return ChallengeAttempt(challenge: challenge, consumed: true, user: try user.map { try Self.user(from: $0) })
+                return ChallengeAttempt(challenge: challenge, consumed: true, user: try user.map(Self.user(from:)))
             }
         }
         // One round trip: the consumed challenge's user comes back beside it.

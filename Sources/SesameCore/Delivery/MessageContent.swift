@@ -1,4 +1,5 @@
 public import SesameAPI
+
 /// What a passwordless message must say, before a template gives it words: the secret and
 /// the facts templates may show. It is what the durable outbox keeps (sealed) until the
 /// delivery worker composes and sends the message, so a template fixed while a message waits
