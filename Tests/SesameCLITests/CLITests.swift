@@ -5,11 +5,11 @@ import Testing
 @Suite("sesame command line", .serialized)
 struct CLITests {
     @Test("apps create/list --json print the documented objects; the default app is public native")
-    func apps() throws {
+    func apps() async throws {
         let directory = Sesame.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let created = try #require(
-            try Sesame.json(
+            try await Sesame.json(
                 [
                     "admin", "apps", "create", "--name", "Web", "--type", "regular", "--callback", "https://app.example/cb",
                     "--allowed-origin", "https://app.example", "--json", "--data-dir", directory,
@@ -19,14 +19,14 @@ struct CLITests {
         #expect(created["callbacks"] as? [String] == ["https://app.example/cb"])
         #expect(created["allowed_origins"] as? [String] == ["https://app.example"])
         #expect(created["default"] as? Bool == false)
-        let server = try RunningServer(dataDirectory: directory)
+        let server = try await RunningServer.start(dataDirectory: directory)
         server.stop()
         let apps = try #require(
-            try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+            try await Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         let defaults = apps.filter { $0["default"] as? Bool == true }
         #expect(defaults.count == 1)
         #expect(defaults.first?["type"] as? String == "native" && defaults.first?["client_secret"] == nil)
-        let update = try Sesame.run(
+        let update = try await Sesame.run(
             [
                 "admin", "apps", "update", created["client_id"] as! String, "--add-callback", "https://app.example/2",
                 "--data-dir", directory,
@@ -35,20 +35,20 @@ struct CLITests {
     }
 
     @Test("outbox --json works while serve runs and lists the newest message first")
-    func outboxWhileServing() throws {
+    func outboxWhileServing() async throws {
         let directory = Sesame.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try RunningServer(dataDirectory: directory)
+        let server = try await RunningServer.start(dataDirectory: directory)
         defer { server.stop() }
         let apps = try #require(
-            try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+            try await Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         let clientID = try #require(apps.first?["client_id"] as? String)
         for email in ["first@example.com", "second@example.com"] {
-            let answer = try server.post(
+            let answer = try await server.post(
                 "/passwordless/start", ["client_id": clientID, "connection": "email", "email": email, "send": "code"])
             #expect(answer["email"] as? String == email)
         }
-        let messages = try #require(try Sesame.json(["outbox", "--json", "--data-dir", directory]) as? [[String: Any]])
+        let messages = try #require(try await Sesame.json(["outbox", "--json", "--data-dir", directory]) as? [[String: Any]])
         #expect(messages.map { $0["recipient"] as? String } == ["second@example.com", "first@example.com"])
         let newest = messages[0]
         #expect(newest["channel"] as? String == "email")
@@ -58,39 +58,39 @@ struct CLITests {
     }
 
     @Test("users block makes the next login fail")
-    func blockUser() throws {
+    func blockUser() async throws {
         let directory = Sesame.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try RunningServer(dataDirectory: directory)
+        let server = try await RunningServer.start(dataDirectory: directory)
         defer { server.stop() }
         let apps = try #require(
-            try Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+            try await Sesame.json(["admin", "apps", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         let clientID = try #require(apps.first?["client_id"] as? String)
-        func login() throws -> [String: Any] {
-            _ = try server.post(
+        func login() async throws -> [String: Any] {
+            _ = try await server.post(
                 "/passwordless/start", ["client_id": clientID, "connection": "sms", "phone_number": "+15550001111"])
-            let messages = try #require(try Sesame.json(["outbox", "--json", "--data-dir", directory]) as? [[String: Any]])
-            return try server.post(
+            let messages = try #require(try await Sesame.json(["outbox", "--json", "--data-dir", directory]) as? [[String: Any]])
+            return try await server.post(
                 "/oauth/token",
                 [
                     "grant_type": "http://auth0.com/oauth/grant-type/passwordless/otp", "client_id": clientID, "realm": "sms",
                     "username": "+15550001111", "otp": messages[0]["code"] as? String ?? "",
                 ])
         }
-        #expect(try login()["access_token"] != nil)
+        #expect(try await login()["access_token"] != nil)
         let users = try #require(
-            try Sesame.json(["admin", "users", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+            try await Sesame.json(["admin", "users", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         let userID = try #require(users.first?["user_id"] as? String)
         #expect(userID.hasPrefix("sms|"))
-        #expect(try Sesame.run(["admin", "users", "block", userID, "--data-dir", directory]).status == 0)
-        #expect(try login()["error"] as? String == "invalid_grant", "no code reaches a blocked user")
+        #expect(try await Sesame.run(["admin", "users", "block", userID, "--data-dir", directory]).status == 0)
+        #expect(try await login()["error"] as? String == "invalid_grant", "no code reaches a blocked user")
     }
 
     @Test("every configuration problem is reported at once, exit 78")
-    func configurationProblems() throws {
+    func configurationProblems() async throws {
         let directory = Sesame.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let output = try Sesame.run(
+        let output = try await Sesame.run(
             ["serve", "--data-dir", directory],
             environment: [
                 "SESAME_PORT": "eighty", "SESAME_ISSUER": "ftp://x", "SESAME_RATE_LIMIT_START_PER_IP": "0",
@@ -103,16 +103,17 @@ struct CLITests {
     }
 
     @Test("a config file is read, and the environment overrides it")
-    func configFile() throws {
+    func configFile() async throws {
         let directory = Sesame.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/sesame.json"
         try Data(#"{"issuer": "https://file.example.com", "connections": {"email": {"code_length": 8}}}"#.utf8)
             .write(to: URL(fileURLWithPath: file))
-        let server = try RunningServer(dataDirectory: directory, environment: ["SESAME_ISSUER": "https://env.example.com"])
+        let server = try await RunningServer.start(
+            dataDirectory: directory, environment: ["SESAME_ISSUER": "https://env.example.com"])
         server.stop()
         let connections = try #require(
-            try Sesame.json(["admin", "connections", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
+            try await Sesame.json(["admin", "connections", "list", "--json", "--data-dir", directory]) as? [[String: Any]])
         #expect(connections.first { $0["name"] as? String == "email" }?["code_length"] as? Int == 8)
     }
 }

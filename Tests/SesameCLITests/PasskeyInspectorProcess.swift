@@ -10,32 +10,12 @@ enum PasskeyInspector {
 
     static func run(_ arguments: [String], stdin: Data) async throws -> Sesame.Output {
         _ = ignoreBrokenPipe
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try runBlocking(["passkey"] + arguments, stdin: stdin) })
-            }
+        return try await offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Sesame.binary)
+            process.arguments = ["passkey"] + arguments
+            return try Sesame.collect(process, stdin: stdin)
         }
-    }
-
-    private static func runBlocking(_ arguments: [String], stdin: Data) throws -> Sesame.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Sesame.binary)
-        process.arguments = arguments
-        let input = Pipe()
-        let out = Pipe()
-        let err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        try? input.fileHandleForWriting.write(contentsOf: stdin)
-        try? input.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Sesame.Output(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// A PEM file holding `certificates` (PEM text or DER bytes), removed by the caller.
