@@ -1,3 +1,4 @@
+public import Foundation
 public import SesameAPI
 
 /// What a passwordless message must say, before a template gives it words: the secret and
@@ -72,6 +73,48 @@ extension MessageContent: DirectJSONEncodable {
         json.add("requestLanguage", requestLanguage)
         json.add("acceptLanguage", acceptLanguage)
         return json.finish()
+    }
+}
+
+extension MessageContent {
+    /// Reads what ``directJSON()`` wrote: through ``JSONObjectReader`` when it can, and
+    /// through `JSONDecoder` (with its errors) when the text is anything else, as a message
+    /// queued by an older version could be.
+    public static func decode(from payload: Data) throws -> MessageContent {
+        if let members = JSONObjectReader.members(payload), let content = Self(members) {
+            return content
+        }
+        return try JSONDecoder().decode(MessageContent.self, from: payload)
+    }
+
+    /// Nil when a member is missing or of another type: `JSONDecoder` then says which.
+    private init?(_ members: [String: JSONObjectReader.Value]) {
+        func string(_ key: String) -> String? {
+            if case .string(let value)? = members[key] { value } else { nil }
+        }
+        /// `.some(nil)` when absent or null, as `JSONDecoder` reads an optional; nil when not a string.
+        func optional(_ key: String) -> String?? {
+            switch members[key] {
+            case .string(let value)?: .some(value)
+            case nil, .null?: .some(nil)
+            default: nil
+            }
+        }
+        guard let channel = string("channel").flatMap(OutgoingMessage.Channel.init(rawValue:)),
+            let kind = string("kind").flatMap(Kind.init(rawValue:)),
+            let recipient = string("recipient"), let clientID = string("clientID"),
+            let applicationName = string("applicationName"), let connection = string("connection"),
+            case .number(let minutes)? = members["lifetimeMinutes"], minutes.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let lifetimeMinutes = Int(minutes),
+            let code = optional("code"), let link = optional("link"), let logo = optional("applicationLogoURL"),
+            let color = optional("applicationBrandColor"), let requestLanguage = optional("requestLanguage"),
+            let acceptLanguage = optional("acceptLanguage")
+        else { return nil }
+        self.init(
+            channel: channel, recipient: recipient, kind: kind, code: code, link: link, clientID: clientID,
+            applicationName: applicationName, applicationLogoURL: logo, applicationBrandColor: color,
+            connection: connection, lifetimeMinutes: lifetimeMinutes, requestLanguage: requestLanguage,
+            acceptLanguage: acceptLanguage)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SesameAPI
 import SesameCore
 import SesameWebAuthn
 
@@ -31,6 +32,9 @@ struct RequestParameters: Sendable {
             return RequestParameters(FormDecoding.decode(String(decoding: body, as: UTF8.self)).mapValues(JSONValue.string))
         }
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return RequestParameters([:]) }
+        if let object = JSONObjectReader.members(body).flatMap(flatObject) {
+            return RequestParameters(object)
+        }
         let decoder = JSONDecoder()
         // An object is asked for first: as a `JSONValue` the body would first be tried as a
         // string, a boolean, a number and an array, each failure building a `DecodingError`.
@@ -39,6 +43,22 @@ struct RequestParameters: Sendable {
             throw SesameError.invalidRequest("The request body is not valid JSON.")
         }
         throw SesameError.invalidRequest("The request body must be a JSON object.")
+    }
+
+    /// The members ``JSONObjectReader`` read, as `JSONDecoder` would decode them; nil when one
+    /// is a number, whose `Double` is left to `JSONDecoder`'s own parsing.
+    private static func flatObject(_ members: [String: JSONObjectReader.Value]) -> [String: JSONValue]? {
+        var object: [String: JSONValue] = [:]
+        object.reserveCapacity(members.count)
+        for (key, value) in members {
+            switch value {
+            case .string(let text): object[key] = .string(text)
+            case .bool(let flag): object[key] = .bool(flag)
+            case .null: object[key] = .null
+            case .number: return nil
+            }
+        }
+        return object
     }
 
     /// A string parameter; nil when absent, `null` or empty.

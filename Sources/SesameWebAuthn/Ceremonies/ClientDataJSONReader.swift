@@ -1,11 +1,13 @@
+import SesameAPI
+
 /// A strict RFC 8259 reader for clientDataJSON that extracts only the members the RP checks.
 ///
 /// It accepts exactly the JSON texts a conforming parser accepts (one top-level object, valid
-/// UTF-8, no trailing content, nesting up to ``maximumDepth``), validates every skipped value, and
+/// UTF-8, no trailing content, nesting up to ``JSONLexer/maximumDepth``), validates every skipped value, and
 /// builds no intermediate tree, which makes the authentication path several times cheaper than
 /// Foundation's `JSONDecoder`. A member the RP checks that appears twice is refused, so no
 /// reader can see a different `challenge` or `origin` than this one (§5.8.1.2 forbids duplicates).
-struct ClientDataJSONReader {
+enum ClientDataJSONReader {
     /// The members of CollectedClientData the RP checks (§5.8.1), as found.
     struct Members {
         var type: String?
@@ -16,39 +18,27 @@ struct ClientDataJSONReader {
         var tokenBindingStatus: String?
     }
 
-    struct Malformed: Error {}
-
-    /// The nesting limit, the same as Foundation's JSON parser.
-    static let maximumDepth = 512
-
-    let bytes: ArraySlice<UInt8>
-    var position: Int
-
-    private init(_ bytes: ArraySlice<UInt8>) {
-        self.bytes = bytes
-        self.position = bytes.startIndex
-    }
+    typealias Malformed = JSONLexer.Malformed
 
     /// Reads a complete JSON text whose top level must be an object.
     /// - Throws: ``Malformed`` for anything that is not such a JSON text, or when a checked member
     ///   has the wrong type or appears twice.
     static func read(_ body: ArraySlice<UInt8>) throws(Malformed) -> Members {
-        // Escapes are decoded to valid UTF-8 below; raw bytes must already be valid UTF-8.
-        if body.contains(where: { $0 >= 0x80 }), String(validating: body, as: UTF8.self) == nil { throw Malformed() }
-        var reader = ClientDataJSONReader(body)
-        reader.skipWhitespace()
-        let members = try reader.readClientData()
-        reader.skipWhitespace()
-        guard reader.position == body.endIndex else { throw Malformed() }
+        guard JSONLexer.isValidUTF8(body) else { throw Malformed() }
+        var lexer = JSONLexer(body)
+        lexer.skipWhitespace()
+        let members = try readClientData(&lexer)
+        lexer.skipWhitespace()
+        guard lexer.atEnd else { throw Malformed() }
         return members
     }
 
     // MARK: Top level
 
-    private mutating func readClientData() throws(Malformed) -> Members {
+    private static func readClientData(_ lexer: inout JSONLexer) throws(Malformed) -> Members {
         var members = Members()
         var seen: UInt8 = 0
-        try readObject { reader, key throws(Malformed) in
+        try lexer.readObject { reader, key throws(Malformed) in
             // `status` is a member of tokenBinding only; at the top level it is an unknown member.
             guard let known = Key(key), known != .status else { return try reader.skipValue(depth: 1) }
             guard seen & known.bit == 0 else { throw Malformed() }
@@ -59,7 +49,7 @@ struct ClientDataJSONReader {
             case .origin: members.origin = try reader.readString()
             case .crossOrigin: members.crossOrigin = try reader.readOptionalBool()
             case .topOrigin: members.topOrigin = try reader.readOptionalString()
-            case .tokenBinding, .status: members.tokenBindingStatus = try reader.readTokenBindingStatus()
+            case .tokenBinding, .status: members.tokenBindingStatus = try readTokenBindingStatus(&reader)
             }
         }
         return members
@@ -67,15 +57,15 @@ struct ClientDataJSONReader {
 
     /// Legacy `tokenBinding`: its `status` when it is an object with a string status. Other shapes
     /// (old clients sent a bare string) carry no status, but must still be valid JSON.
-    private mutating func readTokenBindingStatus() throws(Malformed) -> String? {
-        guard peek() == UInt8(ascii: "{") else {
-            try skipValue(depth: 1)
+    private static func readTokenBindingStatus(_ lexer: inout JSONLexer) throws(Malformed) -> String? {
+        guard lexer.peek() == UInt8(ascii: "{") else {
+            try lexer.skipValue(depth: 1)
             return nil
         }
         var status: String?
         var statusIsString = true
         var seenStatus = false
-        try readObject { reader, key throws(Malformed) in
+        try lexer.readObject { reader, key throws(Malformed) in
             guard Key(key) == .status else { return try reader.skipValue(depth: 2) }
             guard !seenStatus else { throw Malformed() }
             seenStatus = true

@@ -1,4 +1,5 @@
 import Foundation
+import SesameWebAuthnTesting
 import Testing
 
 @testable import SesameWebAuthn
@@ -80,7 +81,7 @@ struct ClientDataJSONReaderTests {
     /// refuses more only for texts that are not valid JSON or that repeat a checked member.
     @Test("agrees with Foundation's JSONDecoder on mutated documents")
     func differential() {
-        var random = SplitMix(seed: 0x5E5A_3E)
+        var random = SeededGenerator(seed: 0x5E5A_3E)
         let seeds = [
             Self.base,
             #"{"type":"webauthn.create","challenge":"x","origin":"o","tokenBinding":{"status":"supported"},"n":[1.5e-3,"\u00e9"]}"#,
@@ -159,18 +160,5 @@ private struct FoundationReference: Decodable, Equatable {
         return ["type", "challenge", "origin", "crossOrigin", "topOrigin", "tokenBinding", "status"].contains {
             text.components(separatedBy: "\"\($0)\"").count > 2
         }
-    }
-}
-
-/// A small deterministic generator, so failures reproduce.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -12,7 +12,7 @@ struct MessageHandler: DeliveryHandler {
     let delivery: MessageDelivery
 
     func deliver(_ payload: Data) async throws {
-        let content = try JSONDecoder().decode(MessageContent.self, from: payload)
+        let content = try MessageContent.decode(from: payload)
         try await delivery.send(delivery.composer.compose(content))
     }
 }

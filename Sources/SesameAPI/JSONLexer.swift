@@ -1,11 +1,38 @@
-// RFC 8259 grammar: objects, arrays, strings (with escapes and surrogate pairs), numbers and
-// literals. Every value is validated, also the ones the reader skips.
-extension ClientDataJSONReader {
-    func peek() -> UInt8? {
+/// A strict RFC 8259 lexer over UTF-8 bytes: objects, arrays, strings (with escapes and
+/// surrogate pairs), numbers and literals. Every value is validated, also the ones a reader
+/// skips, and nothing is built but what a reader asks for. Its readers
+/// (`ClientDataJSONReader`, ``JSONObjectReader``) check the text's UTF-8 once before lexing.
+package struct JSONLexer {
+    /// The text is not JSON, or not the JSON its reader asked for.
+    package struct Malformed: Error {
+        package init() {}
+    }
+
+    /// The nesting limit, the same as Foundation's JSON parser.
+    package static let maximumDepth = 512
+
+    package let bytes: ArraySlice<UInt8>
+    package private(set) var position: Int
+
+    /// A lexer at the start of `bytes`, which must be valid UTF-8.
+    package init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        self.position = bytes.startIndex
+    }
+
+    /// Whether `text` can be lexed: raw bytes must be valid UTF-8 (escapes decode to valid UTF-8).
+    package static func isValidUTF8(_ text: ArraySlice<UInt8>) -> Bool {
+        !text.contains(where: { $0 >= 0x80 }) || String(validating: text, as: UTF8.self) != nil
+    }
+
+    /// Whether the whole text was read.
+    package var atEnd: Bool { position == bytes.endIndex }
+
+    package func peek() -> UInt8? {
         position < bytes.endIndex ? bytes[position] : nil
     }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
     }
 
@@ -15,8 +42,8 @@ extension ClientDataJSONReader {
     }
 
     /// Reads an object, calling `member` with each key; `member` must consume the value.
-    mutating func readObject(
-        _ member: (inout ClientDataJSONReader, ArraySlice<UInt8>) throws(Malformed) -> Void
+    package mutating func readObject(
+        _ member: (inout JSONLexer, ArraySlice<UInt8>) throws(Malformed) -> Void
     ) throws(Malformed) {
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
@@ -40,7 +67,7 @@ extension ClientDataJSONReader {
     }
 
     /// Validates and skips one value of any type.
-    mutating func skipValue(depth: Int) throws(Malformed) {
+    package mutating func skipValue(depth: Int) throws(Malformed) {
         guard depth <= Self.maximumDepth, let byte = peek() else { throw Malformed() }
         switch byte {
         case UInt8(ascii: "{"):
@@ -78,12 +105,12 @@ extension ClientDataJSONReader {
 
     // MARK: Typed values
 
-    mutating func readString() throws(Malformed) -> String {
+    package mutating func readString() throws(Malformed) -> String {
         // The input was checked to be valid UTF-8 and escapes decode to valid UTF-8.
         String(decoding: try readStringBytes(), as: UTF8.self)
     }
 
-    mutating func readOptionalString() throws(Malformed) -> String? {
+    package mutating func readOptionalString() throws(Malformed) -> String? {
         if peek() == UInt8(ascii: "n") {
             try readNull()
             return nil
@@ -91,7 +118,7 @@ extension ClientDataJSONReader {
         return try readString()
     }
 
-    mutating func readOptionalBool() throws(Malformed) -> Bool? {
+    package mutating func readOptionalBool() throws(Malformed) -> Bool? {
         if peek() == UInt8(ascii: "n") {
             try readNull()
             return nil
@@ -99,13 +126,13 @@ extension ClientDataJSONReader {
         return try readBool()
     }
 
-    private mutating func readBool() throws(Malformed) -> Bool {
+    package mutating func readBool() throws(Malformed) -> Bool {
         if readLiteral("true") { return true }
         if readLiteral("false") { return false }
         throw Malformed()
     }
 
-    private mutating func readNull() throws(Malformed) {
+    package mutating func readNull() throws(Malformed) {
         guard readLiteral("null") else { throw Malformed() }
     }
 
@@ -115,6 +142,13 @@ extension ClientDataJSONReader {
         let matches = literal.withUTF8Buffer { bytes[position..<position + count].elementsEqual($0) }
         if matches { position += count }
         return matches
+    }
+
+    /// A number's text (`-12.5e3`), for its reader to convert.
+    package mutating func readNumber() throws(Malformed) -> ArraySlice<UInt8> {
+        let start = position
+        try skipNumber()
+        return bytes[start..<position]
     }
 
     private mutating func skipNumber() throws(Malformed) {
@@ -147,7 +181,7 @@ extension ClientDataJSONReader {
 
     /// The decoded UTF-8 bytes of a string. Without escapes (the usual case) this is a slice of
     /// the input; with escapes the bytes are decoded into a new buffer.
-    mutating func readStringBytes() throws(Malformed) -> ArraySlice<UInt8> {
+    package mutating func readStringBytes() throws(Malformed) -> ArraySlice<UInt8> {
         try expect(UInt8(ascii: "\""))
         let start = position
         while let byte = peek() {
