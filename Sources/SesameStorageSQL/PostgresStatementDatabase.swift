@@ -44,7 +44,7 @@ struct PostgresStatementDatabase: SQLDatabase {
         do {
             try await DynamicStatement.$current.withValue(.init(name: name, sql: sql)) {
                 for try await row in try await connection.execute(DynamicStatement(bindings: bindings), logger: logger) {
-                    onRow(row.sql())
+                    onRow(PostgresDirectRow(row))
                 }
             }
         } catch {
@@ -78,25 +78,31 @@ struct PostgresStatementDatabase: SQLDatabase {
         return bindings
     }
 
-    /// Appends a string, an integer or bytes (strings and integers also optional), recognised by comparing the opened
-    /// value's type: the protocol casts below cost about a thousand instructions each, and a
-    /// statement binds about seven values. False for any other type, appending nothing.
+    /// Appends a string, an integer or bytes (strings and integers also optional), recognised
+    /// by comparing the opened value's type: the protocol casts below cost about a thousand
+    /// instructions each, and a statement binds about seven values. Each branch names its
+    /// type, so PostgresNIO's encoder is specialised for it. False for any other type,
+    /// appending nothing.
     private static func appendCommon<Value>(_ value: Value, to bindings: inout PostgresBindings) -> Bool {
-        func append<Known: PostgresDynamicTypeEncodable>(_ known: Known.Type) -> Bool {
-            if Value.self == Known.self {
-                bindings.append(unsafeBitCast(value, to: Known.self))
-            } else if Value.self == Known?.self {
-                bindings.append(unsafeBitCast(value, to: Known?.self))
-            } else {
-                return false
-            }
-            return true
-        }
-        if Value.self == Data.self {
+        if Value.self == String.self {
+            bindings.append(unsafeBitCast(value, to: String.self))
+        } else if Value.self == Int64.self {
+            bindings.append(unsafeBitCast(value, to: Int64.self))
+        } else if Value.self == Int.self {
+            bindings.append(unsafeBitCast(value, to: Int.self))
+        } else if Value.self == String?.self {
+            bindings.append(unsafeBitCast(value, to: String?.self))
+        } else if Value.self == Int64?.self {
+            bindings.append(unsafeBitCast(value, to: Int64?.self))
+        } else if Value.self == Int?.self {
+            bindings.append(unsafeBitCast(value, to: Int?.self))
+        } else if Value.self == Data.self {
             // A throw (never seen) leaves the statement to the casts below, which fail the same way.
             return (try? bindings.append(unsafeBitCast(value, to: Data.self))) != nil
+        } else {
+            return false
         }
-        return append(String.self) || append(Int64.self) || append(Int.self)
+        return true
     }
 
     private static func isNil(_ value: any Encodable & Sendable) -> Bool {
