@@ -10,7 +10,8 @@ where "data" is the message as received (dot-stuffing removed, CRLF kept).
 
 With --starttls or --implicit-tls a self-signed certificate for 127.0.0.1 and localhost is
 written to DIR/cert.pem (and DIR/key.pem) before the port opens, so a client can trust it.
-The process runs until SIGTERM or SIGINT.
+With --port 0 the system picks the port; either way "smtp_sink listening on 127.0.0.1:PORT"
+is printed once it listens. The process runs until SIGTERM or SIGINT.
 """
 
 from __future__ import annotations
@@ -29,6 +30,19 @@ try:
     from aiosmtpd.smtp import AuthResult, LoginPassword
 except ImportError:  # the Swift tests check this first and explain how to install it
     sys.exit("aiosmtpd is missing: pip install -r Tests/e2e/requirements.txt")
+
+
+class SinkController(Controller):
+    """A Controller that may listen on a port the system picks (port 0), and waits long
+    enough for a busy machine: aiosmtpd's own default gives up after one second."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, ready_timeout=60.0, **kwargs)
+
+    def _trigger_server(self):
+        # start() connects to self.port to wake the server; it must be the bound one.
+        self.port = self.server.sockets[0].getsockname()[1]
+        super()._trigger_server()
 
 
 class Recorder:
@@ -113,7 +127,7 @@ def main() -> None:
                             auth_require_tls=args.starttls, auth_exclude_mechanism=args.exclude_auth)
 
     args.out.touch()
-    controller = Controller(Recorder(args.out, args.no_ehlo), **options, **smtp_options)
+    controller = SinkController(Recorder(args.out, args.no_ehlo), **options, **smtp_options)
     # A parent may spawn us with SIGTERM blocked (Foundation's Process on Linux does):
     # unblock it, or terminating the server would hang the test that started it.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
@@ -121,7 +135,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     controller.start()
-    print(f"smtp_sink listening on 127.0.0.1:{args.port}", flush=True)
+    print(f"smtp_sink listening on 127.0.0.1:{controller.port}", flush=True)
     stop.wait()
     controller.stop()
 

@@ -11,7 +11,9 @@ error document {"code", "message", "more_info", "status"}.
 POST /gateway records the JSON body and Authorization header and answers 200;
 POST /gateway/fail records them and answers 502 {"message": ...}.
 
-Every request is appended to --log as one JSON line. Runs until SIGTERM or SIGINT.
+Every request is appended to --log as one JSON line. With --port 0 the system picks the
+port; either way "twilio_mock listening on 127.0.0.1:PORT" is printed once it listens. Runs
+until SIGTERM or SIGINT.
 """
 
 from __future__ import annotations
@@ -145,7 +147,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     thread.start()
-    print(f"twilio_mock listening on 127.0.0.1:{args.port}", flush=True)
+    # The constructor has bound and is listening: connections queue until serve_forever runs.
+    print(f"twilio_mock listening on 127.0.0.1:{server.server_address[1]}", flush=True)
     stop.wait()
     server.shutdown()
 

@@ -17,19 +17,13 @@ enum TestServers {
         .deletingLastPathComponent()  // Tests
         .appendingPathComponent("e2e")
 
-    /// How long a server may take to open its port: generous, since CI machines are busy.
-    static let readyTimeout: Duration = .seconds(30)
+    /// How long a helper may take to listen: generous, because with every suite running at
+    /// once on a 2-core CI machine a test's task can wait seconds for each turn on a thread.
+    static let readyTimeout: Duration = .seconds(120)
 
     /// Fails (never skips) when aiosmtpd is missing, saying how to install it.
     static func requireAiosmtpd() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import aiosmtpd"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard aiosmtpdImports else {
             throw TestSetupError(
                 description: """
                     The SMTP integration tests need the Python package aiosmtpd, which python3 cannot import. \
@@ -38,15 +32,18 @@ enum TestServers {
         }
     }
 
-    /// A port nobody listens on right now: bind to port 0, read the port, close.
-    static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port
-        try await channel.close()
-        guard let port else { throw TestSetupError(description: "could not find a free port") }
-        return port
-    }
+    /// Whether python3 can import aiosmtpd, asked once: the answer cannot change during a run,
+    /// and each ask holds a thread of the cooperative pool until Python has started.
+    private static let aiosmtpdImports: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import aiosmtpd"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
 
     /// Runs `body` with a port on 127.0.0.1 where nothing listens, and that nothing can take
     /// meanwhile: a socket holds it bound without listening, so a connection is refused. A
@@ -77,15 +74,19 @@ enum TestServers {
         return url
     }
 
-    /// Runs `python3 Tests/e2e/<script> <arguments>`, waits for `port` to accept connections,
-    /// runs `body`, and always terminates the process afterwards.
+    /// Runs `python3 Tests/e2e/<script> --port 0 <arguments>`, waits until the script says
+    /// which port it listens on, runs `body` with that port, and always terminates the process
+    /// afterwards.
+    ///
+    /// The script binds the port itself and announces it only once it listens, so there is no
+    /// window in which another test could take a port found free, and readiness is a line in a
+    /// file rather than connection attempts whose own timeouts a starved event loop can miss.
     @discardableResult
     static func withPythonServer<Result>(
         _ script: String,
-        port: Int,
         arguments: [String],
         logDirectory: URL,
-        _ body: () async throws -> Result
+        _ body: (Int) async throws -> Result
     ) async throws -> Result {
         let log = logDirectory.appendingPathComponent("\(script).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -93,13 +94,13 @@ enum TestServers {
         defer { try? output.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", e2eDirectory.appendingPathComponent(script).path] + arguments
+        process.arguments = ["python3", e2eDirectory.appendingPathComponent(script).path, "--port", "0"] + arguments
         process.standardOutput = output
         process.standardError = output
         try process.run()
         defer { stop(process) }
-        try await waitForPort(port, process: process, log: log)
-        return try await body()
+        let port = try await announcedPort(process: process, log: log)
+        return try await body(port)
     }
 
     /// SIGTERM so the server can flush its files, SIGKILL after a bounded grace period.
@@ -114,28 +115,32 @@ enum TestServers {
         process.waitUntilExit()
     }
 
-    /// Polls until something accepts TCP connections on `port`, with a bounded wait. It tries
-    /// once more after every sleep before it looks at the clock: on a busy machine the sleep
-    /// itself can outlast the deadline, and a server that is up by then is not a failure.
-    private static func waitForPort(_ port: Int, process: Process, log: URL) async throws {
+    /// Polls `log` until the helper writes "listening on 127.0.0.1:PORT", with a bounded wait.
+    /// It reads once more after every sleep before it looks at the clock: on a busy machine
+    /// the sleep itself can outlast the deadline, and a server that is up by then is not a
+    /// failure.
+    private static func announcedPort(process: Process, log: URL) async throws -> Int {
         let deadline = ContinuousClock.now + readyTimeout
         while true {
+            let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let port = listeningPort(in: output) { return port }
             guard process.isRunning else {
-                let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                 throw TestSetupError(description: "helper server exited early (\(process.terminationStatus)):\n\(output)")
             }
-            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(1))
-                .connect(host: "127.0.0.1", port: port).get()
-            {
-                try? await channel.close()
-                return
-            }
             guard ContinuousClock.now < deadline else {
-                throw TestSetupError(description: "helper server did not open port \(port) within \(readyTimeout)")
+                throw TestSetupError(description: "helper server did not listen within \(readyTimeout):\n\(output)")
             }
             try await Task.sleep(for: .milliseconds(100))
         }
+    }
+
+    /// The port in a helper's "listening on 127.0.0.1:PORT" line, if it has written it.
+    static func listeningPort(in output: String) -> Int? {
+        guard let range = output.range(of: "listening on 127.0.0.1:") else { return nil }
+        let digits = output[range.upperBound...].prefix { $0.isNumber }
+        // The line is complete only once its newline is written; a bare prefix may be cut short.
+        guard output[range.upperBound...].dropFirst(digits.count).first == "\n" else { return nil }
+        return Int(digits)
     }
 
     /// Every JSON line written to `file` so far.
