@@ -42,6 +42,21 @@ struct SupportTests {
         #expect(random.hex(12).count == 24 && random.hex(12).allSatisfy { "0123456789abcdef".contains($0) })
     }
 
+    @Test("ordered ids: the shape of hex(12), sorted by their millisecond, random within it")
+    func orderedIDs() {
+        let random = SystemRandomSource()
+        let date = Date(timeIntervalSince1970: 1_800_000_000.5)
+        let id = random.orderedHex(at: date)
+        #expect(id.count == 24 && id.allSatisfy { "0123456789abcdef".contains($0) })
+        // 1,800,000,000,500 ms is 0x01a3185c51f4: the time comes first, big-endian.
+        #expect(id.hasPrefix("01a3185c51f4"))
+        #expect(random.orderedHex(at: date) != id, "the same millisecond still gives another id")
+        // Two milliseconds apart: a Double of seconds may fall a hair below a whole millisecond.
+        let later = (1...50).map { random.orderedHex(at: date.addingTimeInterval(Double($0) * 0.002)) }
+        #expect(([id] + later).sorted() == [id] + later, "each later id sorts after the one before")
+        #expect(random.orderedHex(at: Date(timeIntervalSince1970: -5)).hasPrefix("000000000000"))
+    }
+
     @Test("scopes keep order, drop duplicates, accept '+' and default to openid")
     func scopes() {
         #expect(Scope("openid profile openid email").description == "openid profile email")

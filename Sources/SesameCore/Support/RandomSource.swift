@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 import SesameAPI
 
 #if canImport(Glibc)
@@ -57,6 +57,20 @@ extension RandomSource {
     /// `byteCount` random bytes as lowercase hex (Auth0-style user ids use 12 bytes).
     public func hex(_ byteCount: Int) -> String {
         Hex.encode(bytes(byteCount))
+    }
+
+    /// A 24-hex-digit identifier, the shape of `hex(12)`, that sorts by creation time: six
+    /// bytes of milliseconds since 1970 at `date` (big-endian), then six random bytes.
+    ///
+    /// Rows keyed by a purely random identifier land on a random page of every index over it,
+    /// so each login dirtied, logged and later checkpointed a page per such index; keys that
+    /// grow with time share the newest pages. The random half keeps identifiers made in the
+    /// same millisecond apart (2^48 values); none of these identifiers is a secret, and the
+    /// time they reveal is recorded beside them anyway, as in Auth0's ObjectId-style ids.
+    public func orderedHex(at date: Date) -> String {
+        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
+        let time = (0..<6).map { UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - $0))) }
+        return Hex.encode(time + bytes(6))
     }
 
     /// `byteCount` random bytes as unpadded base64url: 32 bytes give a 256-bit token.

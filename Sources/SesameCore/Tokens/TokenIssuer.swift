@@ -34,7 +34,7 @@ public struct TokenIssuer: Sendable {
         familyID: String? = nil
     ) async throws -> TokenResponse {
         try checkAudience(request.audience)
-        let login = IssuedLogin(familyID: familyID ?? random.hex(12), authTime: authTime, now: now)
+        let login = IssuedLogin(familyID: familyID ?? random.orderedHex(at: now), authTime: authTime, now: now)
         let idToken = request.scope.contains("openid") ? try await idToken(user, request, login) : nil
         var refresh = refreshToken
         if refresh == nil, wantsRefreshToken(request, for: user) {
@@ -66,7 +66,7 @@ public struct TokenIssuer: Sendable {
     ) -> (secret: String, record: RefreshToken) {
         let secret = random.token(32)
         let record = RefreshToken(
-            id: random.hex(12), familyID: familyID, tokenHash: hasher.hash(secret, purpose: .refreshToken),
+            id: random.orderedHex(at: now), familyID: familyID, tokenHash: hasher.hash(secret, purpose: .refreshToken),
             clientID: request.application.clientID, userID: userID, scope: request.scope.description,
             audience: request.audience, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(settings.refreshTokenLifetime)))

@@ -15,9 +15,10 @@ public struct Outbox: Sendable {
     /// link's expiry). The storage may still suppress it (``DeliveryGate``).
     func message(_ content: MessageContent, deadline: Date) throws -> QueuedDelivery {
         let sealed = try seal.seal(content.directJSON().map { Data($0) } ?? JSONEncoder().encode(content))
+        let now = clock.now()
         return QueuedDelivery(
-            id: random.hex(12), channel: content.channel.rawValue, recipient: content.recipient, payload: sealed,
-            deadline: deadline, createdAt: clock.now())
+            id: random.orderedHex(at: now), channel: content.channel.rawValue, recipient: content.recipient,
+            payload: sealed, deadline: deadline, createdAt: now)
     }
 
     /// Called after the transaction that queued deliveries committed.

@@ -135,7 +135,8 @@ public struct PasskeyLogin: Sendable {
     /// The user a signup will create. The address is not verified by a passkey: it becomes
     /// verified only when a code or link sent to it is used.
     private func pendingUser(_ profile: [String: String], identifier: String, connection: Connection) -> User {
-        var user = User.newPasswordless(id: random.hex(12), connection: connection, identifier: identifier, at: clock.now())
+        let now = clock.now()
+        var user = User.newPasswordless(id: random.orderedHex(at: now), connection: connection, identifier: identifier, at: now)
         user.emailVerified = false
         user.phoneVerified = false
         if connection.strategy == .email, let phone = profile["phone_number"].flatMap(Identifier.normalizedPhone) {

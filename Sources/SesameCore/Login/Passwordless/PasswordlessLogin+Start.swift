@@ -25,7 +25,7 @@ extension PasswordlessLogin {
         let secret = mode == .code ? random.digits(max(connection.codeLength, Connection.minimumCodeLength)) : random.token(32)
         let lifetime = mode == .code ? connection.codeLifetime : connection.linkLifetime
         let challenge = Challenge(
-            id: random.hex(12), connection: connection.name, recipient: recipient, clientID: application.clientID,
+            id: random.orderedHex(at: now), connection: connection.name, recipient: recipient, clientID: application.clientID,
             kind: mode == .code ? .code : .link, secretHash: hasher.hash(secret, purpose: .challenge),
             maxAttempts: connection.maxAttempts, createdAt: now, expiresAt: now.addingTimeInterval(Double(lifetime)))
         // The same work for every recipient: a blocked or (with signup off) unknown one gets a

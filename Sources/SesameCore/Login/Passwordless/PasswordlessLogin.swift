@@ -99,7 +99,8 @@ public struct PasswordlessLogin: Sendable {
     /// The user to record: `stored` (the attempt read it while consuming), or a new one.
     private func candidateUser(connection: Connection, recipient: String, stored: User?) async throws -> User {
         guard let existing = stored else {
-            return User.newPasswordless(id: random.hex(12), connection: connection, identifier: recipient, at: clock.now())
+            let now = clock.now()
+            return User.newPasswordless(id: random.orderedHex(at: now), connection: connection, identifier: recipient, at: now)
         }
         let verified = connection.strategy == .email ? existing.emailVerified : existing.phoneVerified
         return verified ? existing : try await verifyAddress(of: existing, on: connection)
