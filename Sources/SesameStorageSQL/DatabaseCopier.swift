@@ -45,15 +45,13 @@ public struct DatabaseCopier: Sendable {
     ///   a table or column, or a value its target column cannot take; ``StorageError`` when a
     ///   database fails.
     public func copy() async throws -> [Table] {
-        guard source.executor.flavor == .sqlite, let postgres = (target.executor as? MeasuredExecutor)?.base as? PostgresExecutor
-        else {
+        guard source.executor.flavor == .sqlite, target.executor.flavor == .postgres else {
             throw DatabaseCopyError.unsupported("copies go from SQLite to PostgreSQL")
         }
-        return try await source.executor.read { reader in
+        return try await source.executor.read { [target] reader in
             try await Self.inSnapshot(reader) {
                 let tables = try await TableCopy.sqliteTables(reader)
-                // No deadline: the transaction lasts as long as the data takes to copy.
-                return try await postgres.transaction(within: nil) { writer in
+                return try await target.bulkTransaction { writer in
                     try await copyTables(tables, from: reader, to: writer)
                 }
             }

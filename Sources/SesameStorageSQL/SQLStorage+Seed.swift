@@ -19,7 +19,8 @@ extension SQLStorage {
         let chunk = 50_000
         for start in stride(from: first, to: first + users, by: chunk) {
             let end = min(start + chunk, first + users) - 1
-            try await executor.transaction { [flavor = executor.flavor] db in
+            // No request deadline: a chunk takes seconds, more on a busy machine.
+            try await bulkTransaction { [flavor = executor.flavor] db in
                 for statement in SeedStatements(flavor: flavor, clientID: clientID, now: now.sqlValue).all {
                     try await db.raw(SeedStatements.series(flavor, from: start, to: end) + statement).run()
                 }
