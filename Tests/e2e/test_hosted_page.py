@@ -126,6 +126,9 @@ def wait_arrival(page, app: AppServer, name: str = "callback", timeout_ms: int =
         page.wait_for_timeout(100)
         waited += 100
     assert app.arrivals(name), f"never reached the callback; page at {page.url}:\n{page.inner_text('body')[:2000]}"
+    # The application answers before the browser commits the navigation: wait for the page to
+    # land, or the test's next goto is cut off by this navigation finishing.
+    page.wait_for_url(lambda url: urlsplit(url).path == f"/{name}", wait_until="load", timeout=timeout_ms)
     return app.arrivals(name)[0]
 
 
