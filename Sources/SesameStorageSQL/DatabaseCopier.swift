@@ -51,7 +51,7 @@ public struct DatabaseCopier: Sendable {
         return try await source.executor.read { [target] reader in
             try await Self.inSnapshot(reader) {
                 let tables = try await TableCopy.sqliteTables(reader)
-                return try await target.bulkTransaction { writer in
+                return try await target.executor.bulkTransaction { writer in
                     try await copyTables(tables, from: reader, to: writer)
                 }
             }

@@ -39,6 +39,10 @@ struct MeasuredExecutor: SQLExecutor {
         try await measured("transaction") { try await base.transaction(body) }
     }
 
+    func bulkTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await measured("transaction") { try await base.bulkTransaction(body) }
+    }
+
     func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await base.withExclusiveLock(body)
     }

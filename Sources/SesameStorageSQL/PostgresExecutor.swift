@@ -59,9 +59,13 @@ final class PostgresExecutor: SQLExecutor {
         try await transaction(within: timeout, body)
     }
 
+    func bulkTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await transaction(within: nil, body)
+    }
+
     /// A transaction with its own deadline, or none: copying a whole deployment takes as long
     /// as its data, not as long as one request may wait.
-    func transaction<T: Sendable>(
+    private func transaction<T: Sendable>(
         within deadline: Duration?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         try await bounded(by: deadline) { [client, logger] in

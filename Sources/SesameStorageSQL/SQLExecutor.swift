@@ -12,10 +12,20 @@ protocol SQLExecutor: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Runs several statements in one transaction: all or nothing.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs several statements in one transaction without the deadline a request's operation
+    /// has: bulk work (a copy, a seed) lasts as long as its data.
+    func bulkTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Runs `body` holding a lock that excludes every other process using this database.
     func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
     /// Closes the connections.
     func shutdown() async throws
+}
+
+extension SQLExecutor {
+    /// A backend whose transactions have no deadline runs bulk work as any other transaction.
+    func bulkTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await transaction(body)
+    }
 }
 
 /// The SQL dialects with migrations.

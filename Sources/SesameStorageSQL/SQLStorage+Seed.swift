@@ -20,7 +20,7 @@ extension SQLStorage {
         for start in stride(from: first, to: first + users, by: chunk) {
             let end = min(start + chunk, first + users) - 1
             // No request deadline: a chunk takes seconds, more on a busy machine.
-            try await bulkTransaction { [flavor = executor.flavor] db in
+            try await executor.bulkTransaction { [flavor = executor.flavor] db in
                 for statement in SeedStatements(flavor: flavor, clientID: clientID, now: now.sqlValue).all {
                     try await db.raw(SeedStatements.series(flavor, from: start, to: end) + statement).run()
                 }

@@ -61,15 +61,6 @@ public final class SQLStorage: Sendable {
     public func shutdown() async throws {
         try await executor.shutdown()
     }
-
-    /// A transaction without the deadline a request's storage operation has, for bulk work
-    /// that lasts as long as its data (a copy, a seed). SQLite's transactions have none.
-    func bulkTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        guard let postgres = (executor as? MeasuredExecutor)?.base as? PostgresExecutor else {
-            return try await executor.transaction(body)
-        }
-        return try await postgres.transaction(within: nil, body)
-    }
 }
 
 extension Bool {

@@ -17,11 +17,16 @@ struct SeedTests {
             try await db.raw(
                 """
                 SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM refresh_tokens) AS tokens,
-                (SELECT count(*) FROM passkey_credentials) AS passkeys, (SELECT count(*) FROM device_credentials) AS devices
+                (SELECT count(*) FROM passkey_credentials) AS passkeys, (SELECT count(*) FROM device_credentials) AS devices,
+                (SELECT count(*) FROM challenges) AS challenges, (SELECT count(*) FROM deliveries) AS deliveries,
+                (SELECT count(*) FROM audit_events) AS audit
                 """
-            ).first().map { row in try ["users", "tokens", "passkeys", "devices"].map { try row.int($0) } }
+            ).first().map { row in
+                try ["users", "tokens", "passkeys", "devices", "challenges", "deliveries", "audit"].map { try row.int($0) }
+            }
         }
-        #expect(counts == [5, 5, 5, 5])
+        // One old challenge and delivery per user, and a code sent and a login for the audit.
+        #expect(counts == [5, 5, 5, 5, 5, 5, 10])
         try await storage.shutdown()
     }
 }
@@ -43,7 +48,7 @@ extension PostgresConformanceTests {
             await #expect(throws: StorageError.self) {
                 try await storage.executor.transaction { try await $0.raw("SELECT pg_sleep(3)").run() }
             }
-            try await storage.bulkTransaction { try await $0.raw("SELECT pg_sleep(3)").run() }
+            try await storage.executor.bulkTransaction { try await $0.raw("SELECT pg_sleep(3)").run() }
             #expect(try await storage.seed(users: 3, clientID: "bench-client", now: Date()) == 3)
         } catch {
             try? await storage.shutdown()

@@ -135,7 +135,7 @@ enum TestServers {
     }
 
     /// The port in a helper's "listening on 127.0.0.1:PORT" line, if it has written it.
-    static func listeningPort(in output: String) -> Int? {
+    private static func listeningPort(in output: String) -> Int? {
         guard let range = output.range(of: "listening on 127.0.0.1:") else { return nil }
         let digits = output[range.upperBound...].prefix { $0.isNumber }
         // The line is complete only once its newline is written; a bare prefix may be cut short.
