@@ -138,7 +138,7 @@ struct DatabaseCopierTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-copy-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let source = try await SQLStorage.sqlite(path: path)
-        let schema = "copy_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let schema = PostgresConformanceTests.uniqueSchema("copy_")
         let target = try await SQLStorage.postgres(
             url: try #require(Self.url), maxConnections: 4, schema: schema, timeout: .seconds(60))
         do {

@@ -12,6 +12,11 @@ import Testing
 struct PostgresConformanceTests {
     static let url = ProcessInfo.processInfo.environment["SESAME_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
 
+    /// A schema name no other test uses, so tests on one server stay apart.
+    static func uniqueSchema(_ prefix: String) -> String {
+        prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
     @Test("the suite runs on PostgreSQL, or says why it does not")
     func availability() {
         if Self.url == nil {
@@ -50,7 +55,7 @@ struct PostgresConformanceTests {
     }
 
     private func runAlone(_ check: ConformanceCheck, url: String, preparedStatements: Bool) async throws {
-        let schema = "conformance_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let schema = Self.uniqueSchema("conformance_")
         // A generous deadline: these checks test semantics, and many run at once against one server.
         // Two connections each keep 120 parallel checks under the test server's 300 connections,
         // so none waits on refusals ("too many clients") while the machine is busy.
@@ -80,7 +85,7 @@ struct PostgresConformanceTests {
     @Test("a statement prepared before another instance adds a column still runs after it", .enabled(if: url != nil))
     func preparedAcrossSchemaChange() async throws {
         let url = try #require(Self.url)
-        let schema = "prepared_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let schema = Self.uniqueSchema("prepared_")
         // One connection, so the statement read after the change is the one prepared before it.
         let store = try await SQLStorage.postgres(url: url, maxConnections: 1, schema: schema, timeout: .seconds(60))
         let other = try await SQLStorage.postgres(url: url, maxConnections: 1, schema: schema, timeout: .seconds(60))
@@ -106,7 +111,7 @@ struct PostgresConformanceTests {
     @Test("instances that start together migrate once", .enabled(if: url != nil))
     func concurrentMigrations() async throws {
         let url = try #require(Self.url)
-        let schema = "migrate_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let schema = Self.uniqueSchema("migrate_")
         let stores = try await withThrowingTaskGroup(of: SQLStorage.self) { group in
             for _ in 0..<4 {
                 group.addTask {

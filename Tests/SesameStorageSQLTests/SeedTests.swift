@@ -40,7 +40,7 @@ extension PostgresConformanceTests {
     @Test("bulk work outlives a request's deadline; a request's transaction does not", .enabled(if: url != nil))
     func bulkWithoutDeadline() async throws {
         let url = try #require(Self.url)
-        let schema = "seed_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let schema = Self.uniqueSchema("seed_")
         // Migrated under a generous deadline first, so the short one below meets no migration.
         try await SQLStorage.postgres(url: url, maxConnections: 2, schema: schema, timeout: .seconds(60)).shutdown()
         let storage = try await SQLStorage.postgres(url: url, maxConnections: 2, schema: schema, timeout: .seconds(2))
