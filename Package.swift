@@ -288,7 +288,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "SesameCLITests", dependencies: ["SesameCLI", "SesameWebAuthn", "SesameWebAuthnTesting"],
+            name: "SesameCLITests",
+            dependencies: [
+                "SesameCLI", "SesameWebAuthn", "SesameWebAuthnTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings),
     ]
 )

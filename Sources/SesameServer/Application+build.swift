@@ -28,8 +28,12 @@ public func buildApplication(
 }
 
 /// Runs the sweeper beside the server, stopping with it.
-struct SweeperService: Service {
+struct SweeperService: Service, CustomStringConvertible {
     let sweeper: Sweeper
+    /// The name in the service group's log lines. Without one the group describes the service
+    /// by reflection, a run-time search of every protocol conformance in the binary for each
+    /// type it meets, on every start.
+    let description = "sweeper"
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await sweeper.run() }
@@ -38,8 +42,10 @@ struct SweeperService: Service {
 
 /// Runs the outbox's delivery worker beside the server, stopping with it. A send cut off by
 /// the stop is claimed again by an instance once its lease runs out.
-struct DeliveryService: Service {
+struct DeliveryService: Service, CustomStringConvertible {
     let worker: DeliveryWorker
+    /// The name in the service group's log lines (``SweeperService/description`` says why).
+    let description = "delivery"
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await worker.run() }

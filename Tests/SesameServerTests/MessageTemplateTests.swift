@@ -151,6 +151,23 @@ struct MessageTemplateTests {
         }
     }
 
+    @Test("every shipped template parses and renders in every shipped language (start-up no longer parses them)")
+    func everyShippedTemplateRenders() async throws {
+        try await Self.withTemplates { _, admin in
+            let languages = Set(try await admin.list().map(\.language))
+            #expect(languages == ["de", "en", "es", "fr"])
+            for language in languages.sorted() {
+                for kind in MessageTemplateNames.kinds {
+                    let parts = try await admin.render(kind: kind, language: language, scope: .all)
+                    #expect(parts.map(\.name) == MessageTemplateNames.parts(of: kind), "\(kind) in \(language)")
+                    #expect(parts.allSatisfy { !$0.text.isEmpty }, "\(kind) in \(language)")
+                    let secret = kind.hasSuffix("link") ? "verification_code=123456" : "123456"
+                    #expect(parts.first { $0.name.hasSuffix(".text") }?.text.contains(secret) == true, "\(kind) in \(language)")
+                }
+            }
+        }
+    }
+
     @Test("list, show and render: every shipped template in four languages, the one that applies, and a preview")
     func administration() async throws {
         try await Self.withTemplates { _, admin in

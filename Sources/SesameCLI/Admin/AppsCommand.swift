@@ -10,7 +10,7 @@ struct AppsCommand: AsyncParsableCommand {
         subcommands: [List.self, Create.self, Show.self, Update.self, Delete.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List applications.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List applications.")
         @OptionGroup var storage: StorageOptions
         @Flag(help: "Print a JSON array.") var json = false
 
@@ -24,7 +24,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an application.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an application.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "Display name.") var name: String
         @Option(help: "native, spa or regular (regular apps get a client secret).") var type: ApplicationType = .native
@@ -41,7 +41,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one application.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one application.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The client_id.") var clientID: String
         @Flag(help: "Print JSON.") var json = false
@@ -56,6 +56,7 @@ struct AppsCommand: AsyncParsableCommand {
 
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Change an application. List options replace the list; --add-* options append to it.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The client_id.") var clientID: String
@@ -83,7 +84,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an application.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete an application.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The client_id.") var clientID: String
 

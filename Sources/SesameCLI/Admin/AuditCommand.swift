@@ -11,7 +11,7 @@ struct AuditCommand: AsyncParsableCommand {
         subcommands: [List.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List audit events, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List audit events, newest first.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "Only this user's events (user_id, e.g. email|5f3c…).") var user: String?
         @Option(help: "Only this event type (login, otp_failed, user_blocked, …).") var type: String?

@@ -8,7 +8,7 @@ struct ConnectionsCommand: AsyncParsableCommand {
         subcommands: [List.self, Update.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List connections and their code policy.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List connections and their code policy.")
         @OptionGroup var storage: StorageOptions
         @Flag(help: "Print a JSON array.") var json = false
 
@@ -24,7 +24,7 @@ struct ConnectionsCommand: AsyncParsableCommand {
     }
 
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a connection's policy.")
+        static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a connection's policy.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "email or sms.") var name: String
         @Option var codeLength: Int?

@@ -12,6 +12,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List deliveries, newest first, with the provider's last answer.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "Only this status: pending, sent, failed or suppressed.") var status: String?
@@ -42,6 +43,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retry",
             abstract: "Send a failed delivery again (a running server sends it within a second).")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The delivery id.") var id: String

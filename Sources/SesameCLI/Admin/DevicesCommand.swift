@@ -12,7 +12,7 @@ struct DevicesCommand: AsyncParsableCommand {
         subcommands: [List.self, Delete.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List device credentials.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List device credentials.")
         @OptionGroup var storage: StorageOptions
         @Option(name: .customLong("user"), help: "Only this user_id.") var userID: String?
         @Option(name: .customLong("client"), help: "Only this client_id.") var clientID: String?
@@ -33,7 +33,8 @@ struct DevicesCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a device credential; its logins stop at once.")
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a device credential; its logins stop at once.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The credential id (dcr_…).") var id: String
 

@@ -15,7 +15,7 @@ struct KeysCommand: AsyncParsableCommand {
         subcommands: [List.self, Rotate.self, Retire.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List signing keys and their state.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List signing keys and their state.")
         @OptionGroup var storage: StorageOptions
         @Flag(help: "Print a JSON array.") var json = false
 
@@ -32,6 +32,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rotate",
             abstract: "Publish a new signing key that starts signing after a delay.",
             discussion: """
                 Every instance reloads the keys every signing_keys.refresh_interval (60 s) and relying \
@@ -58,6 +59,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     struct Retire: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retire",
             abstract: "Withdraw a key: it leaves the JWKS and tokens it signed stop verifying.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The key's kid (one that begins with \"-\" goes after \"--\").") var kid: String

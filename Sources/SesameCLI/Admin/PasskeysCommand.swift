@@ -10,7 +10,7 @@ struct PasskeysCommand: AsyncParsableCommand {
         subcommands: [List.self, Disable.self, Enable.self, Delete.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a user's passkeys.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List a user's passkeys.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "The user_id, e.g. email|0123abcd….") var user: String
         @Flag(help: "Print a JSON array.") var json = false
@@ -28,7 +28,8 @@ struct PasskeysCommand: AsyncParsableCommand {
     }
 
     struct Disable: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop a passkey from signing in, keeping its record.")
+        static let configuration = CommandConfiguration(
+            commandName: "disable", abstract: "Stop a passkey from signing in, keeping its record.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The credential id.") var id: String
 
@@ -36,7 +37,7 @@ struct PasskeysCommand: AsyncParsableCommand {
     }
 
     struct Enable: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Let a disabled passkey sign in again.")
+        static let configuration = CommandConfiguration(commandName: "enable", abstract: "Let a disabled passkey sign in again.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The credential id.") var id: String
 
@@ -50,7 +51,7 @@ struct PasskeysCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a passkey for good.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a passkey for good.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The credential id.") var id: String
 

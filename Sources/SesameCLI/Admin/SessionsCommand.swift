@@ -12,7 +12,7 @@ struct SessionsCommand: AsyncParsableCommand {
         subcommands: [List.self, Revoke.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List live sessions, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List live sessions, newest first.")
         @OptionGroup var storage: StorageOptions
         @Option(name: .customLong("user"), help: "Only this user_id.") var userID: String?
         @Option(help: "At most this many.") var limit = 100
@@ -35,6 +35,7 @@ struct SessionsCommand: AsyncParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "End a session (or every session of a user with --user); the browser must sign in again.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The session id.") var id: String?

@@ -21,7 +21,7 @@ struct SettingsCommand: AsyncParsableCommand {
         subcommands: [List.self, Assign.self, Unset.self, Keys.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List stored settings (secrets masked).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List stored settings (secrets masked).")
         @OptionGroup var storage: StorageOptions
         @Flag(help: "Print a JSON object.") var json = false
 
@@ -63,7 +63,8 @@ struct SettingsCommand: AsyncParsableCommand {
     }
 
     struct Unset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove stored settings (their defaults apply again).")
+        static let configuration = CommandConfiguration(
+            commandName: "unset", abstract: "Remove stored settings (their defaults apply again).")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "Keys to remove.") var keys: [String]
 
@@ -80,7 +81,7 @@ struct SettingsCommand: AsyncParsableCommand {
     }
 
     struct Keys: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the keys that may be stored.")
+        static let configuration = CommandConfiguration(commandName: "keys", abstract: "Print the keys that may be stored.")
 
         func run() async throws {
             for key in SharedSettings.keys { print(key) }

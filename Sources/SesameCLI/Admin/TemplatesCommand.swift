@@ -33,7 +33,8 @@ struct TemplatesCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every shipped template and every override.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Every shipped template and every override.")
         @OptionGroup var storage: StorageOptions
         @Flag(help: "Print a JSON array.") var json = false
 
@@ -56,7 +57,8 @@ struct TemplatesCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the template that applies, and where it is from.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Print the template that applies, and where it is from.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The template's name (email-code.html, sms-code.text, …).") var name: String
         @OptionGroup var target: Target
@@ -87,7 +89,8 @@ struct TemplatesCommand: AsyncParsableCommand {
     }
 
     struct Reset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove an override: the next one in line applies again.")
+        static let configuration = CommandConfiguration(
+            commandName: "reset", abstract: "Remove an override: the next one in line applies again.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The template's name.") var name: String
         @OptionGroup var target: Target
@@ -103,6 +106,7 @@ struct TemplatesCommand: AsyncParsableCommand {
 
     struct Render: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "render",
             abstract: "Preview a message (email-code, email-link, sms-code, sms-link) with sample values.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The message: email-code, email-link, sms-code or sms-link.") var kind: String

@@ -17,7 +17,7 @@ struct TokensCommand: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Delete.self])
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a token and print it once.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a token and print it once.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "What the token is for.") var name: String
         @Option(
@@ -44,7 +44,8 @@ struct TokensCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List tokens (never the tokens themselves).")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List tokens (never the tokens themselves).")
         @OptionGroup var storage: StorageOptions
         @Flag(help: "Print a JSON array.") var json = false
 
@@ -56,7 +57,7 @@ struct TokensCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a token at once.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Revoke a token at once.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The token id (adm_…).") var id: String
 

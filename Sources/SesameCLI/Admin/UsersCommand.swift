@@ -9,7 +9,7 @@ struct UsersCommand: AsyncParsableCommand {
         commandName: "users", abstract: "Users.", subcommands: [List.self, Show.self, Block.self, Unblock.self, Delete.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List users, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List users, newest first.")
         @OptionGroup var storage: StorageOptions
         @Option var limit = 50
         @Option var offset = 0
@@ -25,7 +25,7 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a user's profile as JSON.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a user's profile as JSON.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The user_id, e.g. email|5f…") var userID: String
 
@@ -35,7 +35,8 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct Block: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Block a user: no codes, no tokens, refresh tokens revoked.")
+        static let configuration = CommandConfiguration(
+            commandName: "block", abstract: "Block a user: no codes, no tokens, refresh tokens revoked.")
         @OptionGroup var storage: StorageOptions
         @Argument var userID: String
 
@@ -46,7 +47,7 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct Unblock: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Unblock a user.")
+        static let configuration = CommandConfiguration(commandName: "unblock", abstract: "Unblock a user.")
         @OptionGroup var storage: StorageOptions
         @Argument var userID: String
 
@@ -57,7 +58,8 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a user and revoke their refresh tokens.")
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a user and revoke their refresh tokens.")
         @OptionGroup var storage: StorageOptions
         @Argument var userID: String
 

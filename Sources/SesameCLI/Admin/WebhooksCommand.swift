@@ -14,6 +14,7 @@ struct WebhooksCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Add an endpoint; prints its whsec_ signing secret once.",
             discussion: "Events: \(WebhookEventType.subscribable.map(\.rawValue).joined(separator: ", ")).")
         @OptionGroup var storage: StorageOptions
@@ -33,7 +34,7 @@ struct WebhooksCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the endpoints, oldest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the endpoints, oldest first.")
         @OptionGroup var storage: StorageOptions
         @Flag(help: "Print a JSON array.") var json = false
 
@@ -47,7 +48,8 @@ struct WebhooksCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an endpoint; calls still queued for it are dropped.")
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete an endpoint; calls still queued for it are dropped.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The endpoint id (wh_…).") var id: String
 
@@ -60,6 +62,7 @@ struct WebhooksCommand: AsyncParsableCommand {
 
     struct Test: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "test",
             abstract: "Queue a webhook.test event for an endpoint; a running server sends it within a second.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The endpoint id (wh_…).") var id: String

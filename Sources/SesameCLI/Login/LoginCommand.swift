@@ -14,7 +14,8 @@ struct LoginCommand: AsyncParsableCommand {
     static let scope = SesameClient.defaultScope + " create:current_user_device_credentials"
 
     struct Email: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Send a code to an email address, then sign in with it.")
+        static let configuration = CommandConfiguration(
+            commandName: "email", abstract: "Send a code to an email address, then sign in with it.")
         @Argument(help: "The email address.") var address: String
         @OptionGroup var session: ClientSessionOptions
 

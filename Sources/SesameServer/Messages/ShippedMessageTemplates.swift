@@ -18,8 +18,10 @@ struct ShippedMessageTemplates: Sendable {
         name == MessageTemplateNames.layout ? layout : sources[language]?[name]
     }
 
-    /// Reads the bundled files.
-    /// - Throws: when the layout is missing or a shipped template does not parse (a packaging bug).
+    /// Reads the bundled files. They are parsed where a message first uses them, not here:
+    /// parsing all of them was a tenth of the CPU `serve` spent before its first answer
+    /// (docs/performance.md), and a test parses and renders every one.
+    /// - Throws: when the layout is missing (a packaging bug).
     static func load(from directory: URL = PageRenderer.bundled.appendingPathComponent("messages")) throws
         -> ShippedMessageTemplates
     {
@@ -32,7 +34,6 @@ struct ShippedMessageTemplates: Sendable {
             for name in MessageTemplateNames.all where name != MessageTemplateNames.layout {
                 let file = folder.appendingPathComponent("\(name).mustache")
                 guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
-                _ = try MessageTemplateSyntax.parse(text, name: name)
                 templates[name] = text
             }
             sources[folder.lastPathComponent.lowercased()] = templates

@@ -43,12 +43,14 @@ struct DrainService: Service {
 public func runUntilStopped(_ app: some ApplicationProtocol, runtime: SesameRuntime) async throws {
     let configuration = runtime.configuration
     var group = ServiceGroupConfiguration(
+        // Named, as the group would otherwise describe each service by reflection on every
+        // start: a search of every protocol conformance in the binary for each type it meets.
         services: [
-            .init(service: app),
+            .init(service: app, serviceName: "http"),
             .init(
                 service: DrainService(
                     readiness: runtime.readiness, delay: .seconds(configuration.shutdownDelay), logger: runtime.logger),
-                successTerminationBehavior: .gracefullyShutdownGroup),
+                successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "drain"),
         ],
         gracefulShutdownSignals: [.sigterm, .sigint], logger: runtime.logger)
     group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownTimeout)

@@ -11,7 +11,7 @@ import Mustache
 /// values are escaped there, and pages insert the finished strings with `{{{t.key}}}`.
 struct PageRenderer: Sendable {
     private let library: MustacheLibrary
-    private let strings: [String: [String: MustacheTemplate]]
+    private let strings: [String: [String: PageString]]
 
     /// The language pages fall back to, and whose strings fill any gap in another language.
     static let fallbackLanguage = "en"
@@ -44,12 +44,12 @@ struct PageRenderer: Sendable {
             }
         }
         let base = languages[Self.fallbackLanguage] ?? [:]
-        var strings: [String: [String: MustacheTemplate]] = [:]
+        var strings: [String: [String: PageString]] = [:]
         for (code, own) in languages {
-            var parsed: [String: MustacheTemplate] = [:]
+            var parsed: [String: PageString] = [:]
             for (key, text) in base.merging(own, uniquingKeysWith: { _, own in own }) {
                 do {
-                    parsed[key] = try MustacheTemplate(string: text)
+                    parsed[key] = try PageString(text)
                 } catch {
                     throw PageTemplateError(file: "locales/\(code).json", reason: "\(key): \(error)")
                 }
@@ -122,8 +122,29 @@ struct PageTemplateError: Error, CustomStringConvertible {
 
 /// A language's strings as a page sees them under `t`: each finished over the page's values
 /// only when the page uses it, not the whole table on every render.
+/// One string of a language file: most have no tag and are used as they are; only those
+/// with one are parsed (parsing all 300 was a sixth of what loading the pages cost at start,
+/// docs/performance.md).
+private enum PageString: Sendable {
+    case text(String)
+    case template(MustacheTemplate)
+
+    /// - Throws: the parser's error, for a string with a tag that does not parse.
+    init(_ text: String) throws {
+        // Every tag, a change of delimiters included, opens with the default `{{`.
+        self = text.contains("{{") ? .template(try MustacheTemplate(string: text)) : .text(text)
+    }
+
+    func render(_ values: [String: Any]) -> String {
+        switch self {
+        case .text(let text): text
+        case .template(let template): template.render(values)
+        }
+    }
+}
+
 private struct PageStrings: MustacheParent {
-    let table: [String: MustacheTemplate]
+    let table: [String: PageString]
     let values: [String: Any]
 
     func child(named name: String) -> Any? {
