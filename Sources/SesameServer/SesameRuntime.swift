@@ -49,10 +49,6 @@ public struct SesameRuntime: Sendable {
         _ configuration: ServerConfiguration, on storage: SQLStorage, clock: any SesameClock, random: any RandomSource,
         logger: Logger
     ) async throws -> SesameRuntime {
-        // The hosted pages' templates parse on another thread while the rest starts: a tenth of
-        // the CPU before the first answer, with the second core idle (docs/performance.md).
-        async let pages = PageTemplates.load(
-            overrides: configuration.templatesDirectory, defaultCountry: configuration.smsDefaultCountry)
         var configuration = configuration
         try await configuration.resolveEphemeralPort()
         let delivery = try DeliveryFactory(
@@ -62,8 +58,9 @@ public struct SesameRuntime: Sendable {
         let sesame = try await Sesame.bootstrap(
             storage: storage, settings: configuration.settings, delivery: delivery,
             connections: configuration.connections, clock: clock, random: random, logger: logger)
-        return SesameRuntime(
-            configuration: configuration, storage: storage, sesame: sesame, logger: logger, pages: try await pages)
+        let pages = try PageTemplates.load(
+            overrides: configuration.templatesDirectory, defaultCountry: configuration.smsDefaultCountry)
+        return SesameRuntime(configuration: configuration, storage: storage, sesame: sesame, logger: logger, pages: pages)
     }
 
     private static func closingOnFailure<T>(_ storage: SQLStorage, _ body: () async throws -> T) async throws -> T {

@@ -155,8 +155,7 @@ public struct ServerConfiguration: Sendable {
     /// actually used, so the port is chosen here, before anything is built from it.
     mutating func resolveEphemeralPort() async throws {
         guard port == 0 else { return }
-        // On the HTTP server's own loops: NIO's singleton group would start threads just for this.
-        let channel = try await ServerBootstrap(group: HTTPThreads.group(httpThreads))
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(host: host, port: 0).get()
         port = channel.localAddress?.port ?? 0
         try await channel.close()
