@@ -123,7 +123,7 @@ struct PageTemplateError: Error, CustomStringConvertible {
 /// A language's strings as a page sees them under `t`: each finished over the page's values
 /// only when the page uses it, not the whole table on every render.
 /// One string of a language file: most have no tag and are used as they are; only those
-/// with one are parsed (parsing all 300 was a sixth of what loading the pages cost at start,
+/// with one are parsed (parsing all 304 was a sixth of what loading the pages cost at start,
 /// docs/performance.md).
 private enum PageString: Sendable {
     case text(String)
