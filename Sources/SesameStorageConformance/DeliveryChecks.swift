@@ -162,7 +162,9 @@ enum DeliveryChecks {
                 try await store.claimDeliveries(owner: UUID().uuidString, now: now, leaseUntil: now + 60, limit: 10).map(\.id)
             }
             let all = claims.flatMap { $0 }
-            try await expect(all.count == 40 && Set(all).count == 40, "40 rows, each claimed once")
+            try await expect(
+                all.count == 40 && Set(all).count == 40,
+                "40 rows, each claimed once (claimed \(all.count), \(Set(all).count) distinct: \(claims.map(\.count)))")
         },
     ]
 }

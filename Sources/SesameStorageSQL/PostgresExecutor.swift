@@ -5,6 +5,7 @@ import PostgresKit
 import PostgresNIO
 import SQLKit
 import SesameCore
+import Synchronization
 
 /// PostgreSQL through a postgres-nio connection pool: every instance of Sesame shares one
 /// database, and PostgreSQL's row locks make the single-use updates atomic across them.
@@ -16,6 +17,8 @@ final class PostgresExecutor: SQLExecutor {
     private let timeout: Duration
     /// The names of the statements run prepared; nil runs every statement unnamed.
     private let statements: PostgresStatementRegistry?
+    /// Whether each `write` runs inside BEGIN and COMMIT (``learnIsolation()``).
+    private let explicitCommits = Atomic<Bool>(false)
 
     private init(client: PostgresClient, timeout: Duration, preparedStatements: Bool, logger: Logger) {
         self.client = client
@@ -58,7 +61,25 @@ final class PostgresExecutor: SQLExecutor {
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await bounded(by: timeout) { [client] in try await client.withConnection { try await body(self.database($0)) } }
+        if explicitCommits.load(ordering: .relaxed) { return try await transaction(body) }
+        return try await bounded(by: timeout) { [client] in
+            try await client.withConnection { try await body(self.database($0)) }
+        }
+    }
+
+    /// Reads the server's default isolation and, at SERIALIZABLE, makes every `write` commit
+    /// explicitly. A lone statement commits when the server reaches the Sync after it, and
+    /// SERIALIZABLE may refuse that commit (40001) after the statement has already reported
+    /// itself complete; postgres-nio has then handed the result over as a success, and only
+    /// closes the connection. A write rolled back but acknowledged: a delivery claimed by
+    /// two workers, a code consumed twice. A COMMIT of its own reports the refusal as its
+    /// answer, and the write is retried. Other levels never refuse a commit (Sesame has no
+    /// deferred constraints), so their writes keep the one round trip.
+    func learnIsolation() async throws {
+        let level = try await read { db in
+            try await db.raw("SHOW transaction_isolation").first()?.decode(column: "transaction_isolation", as: String.self)
+        }
+        explicitCommits.store(level == "serializable", ordering: .relaxed)
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {

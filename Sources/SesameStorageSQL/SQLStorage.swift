@@ -42,10 +42,10 @@ public final class SQLStorage: Sendable {
         url: String, maxConnections: Int = 20, schema: String? = nil, timeout: Duration = .seconds(5),
         preparedStatements: Bool = true, logger: Logger = Logger(label: "sesame.postgres")
     ) async throws -> SQLStorage {
-        let storage = SQLStorage(
-            executor: try PostgresExecutor.open(
-                url: url, maxConnections: maxConnections, searchPath: schema, timeout: timeout,
-                preparedStatements: preparedStatements, logger: logger))
+        let executor = try PostgresExecutor.open(
+            url: url, maxConnections: maxConnections, searchPath: schema, timeout: timeout,
+            preparedStatements: preparedStatements, logger: logger)
+        let storage = SQLStorage(executor: executor)
         if let schema {
             // Under the migration lock: concurrent CREATE SCHEMA IF NOT EXISTS can still collide.
             try await storage.executor.transaction { db in
@@ -54,6 +54,7 @@ public final class SQLStorage: Sendable {
             }
         }
         try await storage.migrate()
+        try await executor.learnIsolation()
         return storage
     }
 

@@ -34,9 +34,12 @@ struct PostgresConformanceTests {
     /// lock, and must still end as one success and clean refusals (no 503s).
     @Test("PostgreSQL at SERIALIZABLE isolation", .enabled(if: url != nil), arguments: StorageConformance.checks)
     func serializable(_ check: ConformanceCheck) async throws {
-        let url = try #require(Self.url)
-        let separator = url.contains("?") ? "&" : "?"
-        try await run(check, url: url + separator + "options=-c%20default_transaction_isolation%3Dserializable")
+        try await run(check, url: Self.serializable(try #require(Self.url)))
+    }
+
+    /// `url` with every connection's transactions at SERIALIZABLE.
+    static func serializable(_ url: String) -> String {
+        url + (url.contains("?") ? "&" : "?") + "options=-c%20default_transaction_isolation%3Dserializable"
     }
 
     /// `database_prepared_statements = false`, for poolers that cannot keep prepared statements.
