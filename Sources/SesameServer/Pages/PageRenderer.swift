@@ -120,8 +120,6 @@ struct PageTemplateError: Error, CustomStringConvertible {
     var description: String { "hosted page template \(file) cannot be used: \(reason)" }
 }
 
-/// A language's strings as a page sees them under `t`: each finished over the page's values
-/// only when the page uses it, not the whole table on every render.
 /// One string of a language file: most have no tag and are used as they are; only those
 /// with one are parsed (parsing all 304 was a sixth of what loading the pages cost at start,
 /// docs/performance.md).
@@ -143,6 +141,8 @@ private enum PageString: Sendable {
     }
 }
 
+/// A language's strings as a page sees them under `t`: each finished over the page's values
+/// only when the page uses it, not the whole table on every render.
 private struct PageStrings: MustacheParent {
     let table: [String: PageString]
     let values: [String: Any]
