@@ -6,7 +6,7 @@ import Foundation
 /// that benchmark's own `--json` plus `benchmark`, its subcommand's name.
 struct AllBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "all", abstract: "Run otp-login, device-key, refresh and passkey; report them together.")
+        commandName: "all", abstract: "Run otp-login, device-key, refresh, passkey and floor; report them together.")
 
     @OptionGroup var load: LoadOptions
 
@@ -18,6 +18,14 @@ struct AllBench: AsyncParsableCommand {
         }
         let passkey = try await PasskeyBench.parse(["--duration", String(load.duration)]).measure()
         entries.append(("passkey", try passkey.json(), passkey.text))
+        // The ceilings the login benchmarks are read against: a refresh grant's or device-key
+        // login's one request, and an email-code login's three.
+        for requests in [1, 3] {
+            let floor = try await FloorBench.parse(
+                ["--duration", String(load.duration), "--concurrency", String(load.concurrency), "--requests", String(requests)]
+            ).measure()
+            entries.append(("floor", try floor.json(), floor.text))
+        }
         if load.json {
             print(try Self.document(entries.map { ($0.name, $0.json) }))
         } else {

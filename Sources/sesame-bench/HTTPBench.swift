@@ -54,19 +54,30 @@ enum HTTPBench {
             options, environment: OTPLoginBench.environment, concurrency: concurrency, report: &report)
         do {
             let operation = try await prepare(target)
-            let runner = { (seconds: Int) in
-                LoadRunner(concurrency: concurrency, duration: .seconds(seconds), executor: target.executor)
-            }
-            _ = try await runner(1).run(operation)  // warm-up: connections, caches
-            let watch = CPUWatch(serverIDs: target.servers.map(\.process.processIdentifier))
-            let result = try await runner(duration).run(operation)
-            report.record(result, cpu: watch.finish())
-            report.peakRSSBytes = target.servers.first?.peakResidentBytes
+            try await run(
+                operation, concurrency: concurrency, seconds: duration, on: target.executor, servers: target.servers,
+                into: &report)
         } catch {
             try? await target.stop(removeDirectory: options.ownsDirectory)
             throw error
         }
         try await target.stop(removeDirectory: options.ownsDirectory)
         return report
+    }
+
+    /// A second's warm-up (connections, caches), then `seconds` measured with every process's
+    /// CPU watched; the figures go into `report`.
+    static func run(
+        _ operation: @escaping Operation, concurrency: Int, seconds: Int, on executor: LoopExecutor,
+        servers: [ServerProcess], into report: inout Report
+    ) async throws {
+        let runner = { (seconds: Int) in
+            LoadRunner(concurrency: concurrency, duration: .seconds(seconds), executor: executor)
+        }
+        _ = try await runner(1).run(operation)
+        let watch = CPUWatch(serverIDs: servers.map(\.process.processIdentifier))
+        let result = try await runner(seconds).run(operation)
+        report.record(result, cpu: watch.finish())
+        report.peakRSSBytes = servers.first?.peakResidentBytes
     }
 }

@@ -11,9 +11,14 @@ final class ServerProcess {
     let readyMilliseconds: Double
 
     /// Starts a server on a free port over `dataDirectory` and waits until it answers.
-    init(dataDirectory: String, environment: [String: String]) async throws {
-        let started = ContinuousClock.now
+    convenience init(dataDirectory: String, environment: [String: String]) async throws {
         let (executable, arguments) = Self.command(dataDirectory: dataDirectory)
+        try await self.init(executable: executable, arguments: arguments, environment: environment)
+    }
+
+    /// Runs `executable`, which prints "listening on 127.0.0.1:PORT" and answers `/health`.
+    init(executable: String, arguments: [String], environment: [String: String]) async throws {
+        let started = ContinuousClock.now
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -48,13 +53,16 @@ final class ServerProcess {
     /// Prefers the real `sesame` binary built beside the benchmark; otherwise runs this
     /// benchmark's `server` subcommand, which runs the same server code.
     static func command(dataDirectory: String) -> (String, [String]) {
-        let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let here = benchExecutable
         let sesame = here.deletingLastPathComponent().appendingPathComponent("sesame").path
         if FileManager.default.isExecutableFile(atPath: sesame) {
             return (sesame, ["serve", "--port", "0", "--data-dir", dataDirectory])
         }
         return (here.path, ["server", "--port", "0", "--data-dir", dataDirectory])
     }
+
+    /// This benchmark's own executable.
+    static var benchExecutable: URL { URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath() }
 
     static var usesSesameBinary: Bool { command(dataDirectory: "").1.first == "serve" }
 
