@@ -34,7 +34,8 @@ extension LoadBenchmark {
 }
 
 /// The shape every HTTP benchmark shares: measure the bound, start the servers, prepare the
-/// operation, warm up for a second, then measure with every process's CPU watched.
+/// operation, warm up for a second, measure with every process's CPU watched, then measure the
+/// bound again.
 enum HTTPBench {
     /// One login (or grant) a worker repeats; false for a failed try.
     typealias Operation = @Sendable (_ worker: Int, _ index: Int) async throws -> Bool
@@ -66,7 +67,7 @@ enum HTTPBench {
     }
 
     /// A second's warm-up (connections, caches), then `seconds` measured with every process's
-    /// CPU watched; the figures go into `report`.
+    /// CPU watched, then the bound again; the figures go into `report`.
     static func run(
         _ operation: @escaping Operation, concurrency: Int, seconds: Int, on executor: LoopExecutor,
         servers: [ServerProcess], into report: inout Report
@@ -79,5 +80,6 @@ enum HTTPBench {
         let result = try await runner(seconds).run(operation)
         report.record(result, cpu: watch.finish())
         report.peakRSSBytes = servers.first?.peakResidentBytes
+        report.boundAfter(try await CryptoBound.rsa2048SignsPerSecond())
     }
 }

@@ -7,7 +7,11 @@ struct Report: Encodable {
     var loginsPerSecond = 0.0
     var p50Milliseconds = 0.0
     var p99Milliseconds = 0.0
+    /// The bound the ratio is read against: the mean of the bounds measured just before and
+    /// just after the load, once both are known (``boundAfter(_:)``).
     var rsa2048SignsPerSecond: Double
+    var rsa2048SignsPerSecondBefore: Double?
+    var rsa2048SignsPerSecondAfter: Double?
     var ratio = 0.0
     var idleRSSBytes: Int?
     /// The first server's most resident memory, by the end of the measured run.
@@ -47,9 +51,21 @@ struct Report: Encodable {
         ratio = loginsPerSecond / rsa2048SignsPerSecond
     }
 
+    /// Takes in the bound measured right after the load. This machine's speed drifts by a
+    /// quarter within a minute, so a bound from before the load alone could be off by that much
+    /// for the seconds measured; the ratio is read against the mean of the two.
+    mutating func boundAfter(_ after: Double) {
+        rsa2048SignsPerSecondBefore = rsa2048SignsPerSecondBefore ?? rsa2048SignsPerSecond
+        rsa2048SignsPerSecondAfter = after
+        rsa2048SignsPerSecond = (rsa2048SignsPerSecondBefore! + after) / 2
+        ratio = loginsPerSecond / rsa2048SignsPerSecond
+    }
+
     enum CodingKeys: String, CodingKey {
         case loginsPerSecond = "logins_per_second", p50Milliseconds = "p50_ms", p99Milliseconds = "p99_ms"
         case rsa2048SignsPerSecond = "rsa2048_signs_per_second", ratio, idleRSSBytes = "idle_rss_bytes"
+        case rsa2048SignsPerSecondBefore = "rsa2048_signs_per_second_before"
+        case rsa2048SignsPerSecondAfter = "rsa2048_signs_per_second_after"
         case peakRSSBytes = "peak_rss_bytes"
         case readyMilliseconds = "ready_ms", failures, logins, concurrency, duration = "duration_s", cores, server, kind
         case instances, database, loadGeneratorCPUCores = "load_generator_cpu_cores", serverCPUCores = "server_cpu_cores"
@@ -68,7 +84,8 @@ struct Report: Encodable {
             complete \(kind) logins: \(f(loginsPerSecond)) /s  (\(logins) logins, \(failures) failed, \
             concurrency \(concurrency), \(duration) s)
             latency p50 \(f(p50Milliseconds, 2)) ms, p99 \(f(p99Milliseconds, 2)) ms
-            RSA-2048 signing bound (\(cores) cores, same run): \(f(rsa2048SignsPerSecond)) /s
+            RSA-2048 signing bound (\(cores) cores, same run): \(f(rsa2048SignsPerSecond)) /s\
+            \(rsa2048SignsPerSecondAfter.map { " (before the load \(f(rsa2048SignsPerSecondBefore ?? 0)), after \(f($0)))" } ?? "")
             ratio to the bound: \(f(ratio * 100)) %
             idle RSS: \(idleRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a"), \
             peak RSS under load: \(peakRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a")
