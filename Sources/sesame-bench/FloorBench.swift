@@ -53,7 +53,7 @@ struct FloorBench: AsyncParsableCommand {
             var connections: [BenchConnections] = []
             for _ in 0..<concurrency { connections.append(try await BenchConnections(bases: [base], loop: executor.loop)) }
             let pool = connections
-            // The bodies an email-code login sends: a start, then the token request.
+            // Every request carries a body the size of an email-code login's start.
             let start = BenchHTTP.json([
                 "client_id": "0123456789abcdef0123456789abcdef", "connection": "email",
                 "email": "bench-0-0-0123456789@example.com", "send": "code",

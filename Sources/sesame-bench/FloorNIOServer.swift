@@ -31,7 +31,8 @@ enum FloorNIOServer {
     }
 }
 
-/// Answers `/health`, `/noop` and `/sign` (an RS256 JWT over id_token-sized claims).
+/// Answers `/sign` with an RS256 JWT over id_token-sized claims, and any other path (`/noop`,
+/// `/health`) with a small JSON object.
 private final class FloorHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -49,7 +50,11 @@ private final class FloorHandler: ChannelInboundHandler {
         case .body:
             break
         case .end:
-            respond(context: context, body: (try? body(for: path)) ?? #"{"error":"server_error"}"#)
+            do {
+                respond(context: context, status: .ok, body: try body(for: path))
+            } catch {
+                respond(context: context, status: .internalServerError, body: #"{"error":"server_error"}"#)
+            }
         }
     }
 
@@ -74,8 +79,8 @@ private final class FloorHandler: ChannelInboundHandler {
         return #"{"id_token":""# + input + "." + Base64URL.encode(signature.rawRepresentation) + #"","token_type":"Bearer"}"#
     }
 
-    private func respond(context: ChannelHandlerContext, body: String) {
-        var head = HTTPResponseHead(version: .http1_1, status: .ok)
+    private func respond(context: ChannelHandlerContext, status: HTTPResponseStatus, body: String) {
+        var head = HTTPResponseHead(version: .http1_1, status: status)
         head.headers.add(name: "content-type", value: "application/json")
         head.headers.add(name: "content-length", value: String(body.utf8.count))
         if !keepAlive { head.headers.add(name: "connection", value: "close") }
