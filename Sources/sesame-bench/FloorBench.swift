@@ -121,7 +121,7 @@ struct FloorServer: AsyncParsableCommand {
     }
 
     /// Claims of the size and shape of an email-code login's id_token.
-    private static func claims() -> IDTokenClaims {
+    static func claims() -> IDTokenClaims {
         let now = Int64(Date().timeIntervalSince1970)
         return IDTokenClaims(
             iss: "http://127.0.0.1:3000/", aud: "0123456789abcdef0123456789abcdef", iat: now, exp: now + 36_000,

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import SesameAPI
+import SesameCore
 
 /// `floor-server --stack nio`: the same two routes as the Hummingbird floor server on bare
 /// SwiftNIO, one event loop per core, each request answered (and signed) on its connection's
@@ -31,7 +32,7 @@ enum FloorNIOServer {
     }
 }
 
-/// Answers `/sign` with an RS256 JWT over id_token-sized claims, and any other path (`/noop`,
+/// Answers `/sign` with an RS256 JWT over the Hummingbird floor server's claims, and any other path (`/noop`,
 /// `/health`) with a small JSON object.
 private final class FloorHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -60,21 +61,8 @@ private final class FloorHandler: ChannelInboundHandler {
 
     private func body(for path: String) throws -> String {
         guard path == "/sign" else { return #"{"ok":true}"# }
-        let now = Int64(Date().timeIntervalSince1970)
-        var claims = JSONObjectWriter()
-        claims.add("aud", "0123456789abcdef0123456789abcdef")
-        claims.add("auth_time", now)
-        claims.add("email", "bench-0-0-0123456789@example.com")
-        claims.add("email_verified", true)
-        claims.add("exp", now + 36_000)
-        claims.add("iat", now)
-        claims.add("iss", "http://127.0.0.1:3000/")
-        claims.add("name", "bench-0-0-0123456789@example.com")
-        claims.add("nickname", "bench-0-0-0123456789")
-        claims.add("sub", "email|0123456789abcdef01234567")
-        claims.add("updated_at", "2026-11-28T00:00:00.000Z")
         let header = Base64URL.encode(Data(#"{"alg":"RS256","kid":"floor","typ":"JWT"}"#.utf8))
-        let input = header + "." + Base64URL.encode(Data(claims.finish()))
+        let input = header + "." + Base64URL.encode(FloorServer.claims().directJSON() ?? [])
         let signature = try key.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
         return #"{"id_token":""# + input + "." + Base64URL.encode(signature.rawRepresentation) + #"","token_type":"Bearer"}"#
     }

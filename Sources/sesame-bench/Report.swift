@@ -55,9 +55,8 @@ struct Report: Encodable {
     /// quarter within a minute, so a bound from before the load alone could be off by that much
     /// for the seconds measured; the ratio is read against the mean of the two.
     mutating func boundAfter(_ after: Double) {
-        let before = rsa2048SignsPerSecondBefore ?? rsa2048SignsPerSecond
-        (rsa2048SignsPerSecondBefore, rsa2048SignsPerSecondAfter) = (before, after)
-        rsa2048SignsPerSecond = (before + after) / 2
+        (rsa2048SignsPerSecondBefore, rsa2048SignsPerSecondAfter) = (rsa2048SignsPerSecond, after)
+        rsa2048SignsPerSecond = (rsa2048SignsPerSecond + after) / 2
         ratio = loginsPerSecond / rsa2048SignsPerSecond
     }
 
