@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SesameCore
+import SesameParsers
 import SesameServer
 import SesameStorageSQL
 

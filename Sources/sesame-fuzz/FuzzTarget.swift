@@ -1,7 +1,6 @@
 import Foundation
 @_spi(Fuzzing) import SesameCore
-@_spi(Fuzzing) import SesameDelivery
-@_spi(Fuzzing) import SesameServer
+@_spi(Fuzzing) import SesameParsers
 @_spi(Fuzzing) import SesameWebAuthn
 
 /// One parser the fuzzer drives, named as in `scripts/fuzz` and `Tests/FuzzCorpus/<name>/`.
@@ -23,8 +22,8 @@ enum FuzzTarget: String, CaseIterable {
         case .clientData: WebAuthnFuzzing.clientData(bytes)
         case .attestation: WebAuthnFuzzing.attestation(bytes)
         case .deviceJWT: CoreFuzzing.deviceJWT(bytes)
-        case .requestParameters: ServerFuzzing.requestParameters(bytes)
-        case .smtpReply: DeliveryFuzzing.smtpReply(bytes)
+        case .requestParameters: ParserFuzzing.requestParameters(bytes)
+        case .smtpReply: ParserFuzzing.smtpReply(bytes)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SesameCore
+import SesameParsers
 import Testing
 
 @testable import SesameDelivery

@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 import SesameCore
+import SesameParsers
 import Testing
 
 @testable import SesameServer

@@ -1,5 +1,6 @@
 import Foundation
 import SesameCore
+import SesameParsers
 import SesameServer
 import SesameStorageSQL
 import Testing

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameCore
+import SesameParsers
 import SesameServer
 
 /// `sesame admin templates`: the emails and texts that carry codes and links.

@@ -1,5 +1,6 @@
 import Foundation
 import SesameCore
+import SesameParsers
 
 /// The client side of one SMTP transaction as a state machine, with no I/O of its own.
 ///

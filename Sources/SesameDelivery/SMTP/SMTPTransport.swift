@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import SesameCore
+import SesameParsers
 
 /// Runs an ``SMTPSession`` over a real connection: TCP via SwiftNIO, TLS via NIOSSL.
 enum SMTPTransport {

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import SesameCore
+import SesameParsers
 import SystemPackage
 
 extension ServerConfiguration {

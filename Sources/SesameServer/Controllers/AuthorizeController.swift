@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SesameAPI
 import SesameCore
+import SesameParsers
 
 /// The hosted login page behind `/authorize` (OpenID Connect Core §3.1.2): a standard
 /// authorization-code flow (with PKCE) in which the person proves an email address or phone

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 public import SesameAPI
 public import SesameCore
+import SesameParsers
 
 /// Device credentials in Auth0's Management API shape, and the device-key nonce challenge.
 ///

@@ -1,6 +1,7 @@
 import Hummingbird
 import SesameAPI
 import SesameCore
+import SesameParsers
 
 extension LegacyController {
     /// TouchIDAuth's login: `POST /oauth/ro` with `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`,

@@ -1,6 +1,7 @@
 import Hummingbird
 import SesameAPI
 import SesameCore
+import SesameParsers
 
 /// Auth0's legacy resource-owner endpoint `POST /oauth/ro`, as Lock v1 calls it for
 /// passwordless logins: `connection`, `username`, `password` = the code.

@@ -1,6 +1,7 @@
 import Hummingbird
 import SesameAPI
 import SesameCore
+import SesameParsers
 
 /// `POST /passwordless/link`: a magic link for a terminal or an app, confirmed on any device
 /// with a match code; the asker then polls `/oauth/token` with the magic-link grant.

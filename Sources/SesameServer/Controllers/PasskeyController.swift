@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SesameCore
+import SesameParsers
 
 /// Auth0's native Passkey API (`/passkey/register`, `/passkey/challenge`; the token grant
 /// lives in ``TokenController``) and `/me/passkeys`, where signed-in users manage theirs.

@@ -1,6 +1,7 @@
 import Hummingbird
 import SesameAPI
 import SesameCore
+import SesameParsers
 
 /// `/passwordless/start` and `/passwordless/verify`.
 struct PasswordlessController {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 public import SesameAPI
 public import SesameCore
+import SesameParsers
 
 /// Browser sessions: logout (Auth0's `/v2/logout` and OpenID Connect's end-session endpoint)
 /// and `/me/sessions`, where a signed-in person sees and ends theirs.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SesameAPI
 import SesameCore
+import SesameParsers
 
 /// `POST /oauth/token` and `/oauth/revoke`: parse the grant, authenticate the client, check
 /// the grant is enabled, then one Core call per grant (dex's shared grant handler).

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SesameCore
+import SesameParsers
 
 /// A `POST /oauth/token` body parsed once into the grant it asks for (dex's `grants.Request`
 /// shape), so the handler is one call per grant and no grant reads the body itself.

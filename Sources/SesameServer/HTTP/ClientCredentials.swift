@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SesameCore
+import SesameParsers
 
 extension Request {
     /// The client's credentials: `client_id` and `client_secret` from the body, or HTTP Basic

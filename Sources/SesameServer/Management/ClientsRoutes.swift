@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SesameAPI
 import SesameCore
+import SesameParsers
 
 /// `/api/v2/clients`: applications in Auth0's shape, through ``ApplicationAdministration``.
 struct ClientsRoutes {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import SesameAPI
 import SesameCore
+import SesameParsers
 import SesameWebAuthn
 
 /// Auth0's Management API v2 for users, applications and the audit trail, with management
@@ -90,14 +91,15 @@ struct ManagementController {
         let page = try ManagementPage(request)
         var query = AuditQuery(limit: page.perPage, offset: page.offset)
         if let q = request.uri.queryParameters["q"].map(String.init), !q.isEmpty {
-            try Self.apply(q, to: &query)
+            try query.apply(search: q, auditType: LogBody.auditType(forCode:))
         }
         return try Responses.json(try await AuditTrail(storage: sesame.storage).list(query).map(LogBody.init), noStore: true)
     }
 
     /// Who may change a user, checked before the body is read: nil for a management token
     /// with `update:users` (anything), or the `user_id` of a user's own access token with
-    /// `update:current_user_metadata` (their own `user_metadata` only).
+    /// `update:current_user_metadata` (their own `user_metadata` only, once their address is
+    /// proven: 403 `access_denied` before).
     private func caller(of request: Request) async throws -> String? {
         guard let token = request.bearerToken, !token.hasPrefix(AdminTokens.prefix) else {
             try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .updateUsers)
@@ -105,6 +107,9 @@ struct ManagementController {
         }
         let grant = try await sesame.tokens.authenticate(accessToken: token)
         try grant.require(scope: "update:current_user_metadata")
+        // Whatever an unproven account writes about itself may be a stranger's, planted
+        // before the address's owner arrives (account pre-hijacking).
+        try grant.requireVerifiedAddress()
         return grant.user.userID
     }
 
@@ -112,19 +117,6 @@ struct ManagementController {
     static func userID(_ context: SesameRequestContext) throws -> String {
         let raw = context.parameters.get("id") ?? ""
         return raw.removingPercentEncoding ?? raw
-    }
-
-    /// Auth0's log search, the forms Sesame understands: `type:"s"`, `user_id:"email|…"`,
-    /// `client_id:"…"` is not indexed and is refused.
-    static func apply(_ q: String, to query: inout AuditQuery) throws {
-        let parts = q.split(separator: ":", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2 else { throw SesameError.invalidRequest("q must look like type:\"s\" or user_id:\"email|…\".") }
-        let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        switch parts[0] {
-        case "user_id": query.userID = value
-        case "type": query.type = LogBody.auditType(forCode: value) ?? value
-        default: throw SesameError.invalidRequest("q may search type or user_id, not \(parts[0]).")
-        }
     }
 }
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import SesameCore
+import SesameParsers
 
 /// What operators do with message templates (`sesame admin templates …`): see which apply,
 /// read one, replace one for every message, a connection or an application in one

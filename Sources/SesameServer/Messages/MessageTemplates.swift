@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 public import SesameCore
+import SesameParsers
 import Synchronization
 
 /// Chooses and fills message templates. For each part of a message the template is an
@@ -18,7 +19,7 @@ public struct MessageTemplates: Sendable {
     private let skeletons = MessageSkeletons()
 
     /// The language every chain ends in.
-    static let fallbackLanguage = "en"
+    static let fallbackLanguage = PageLanguage.fallback
 
     /// Loads the shipped templates; overrides are read from `storage` for every message.
     public init(storage: any MessageTemplateRepository, defaultLanguages: [String: String] = [:]) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SesameParsers
 
 /// The message templates shipped with the server: `Resources/messages/email-layout.mustache`
 /// and, per language, `Resources/messages/<lang>/<name>.mustache`.

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import Metrics
 import SesameCore
+import SesameParsers
 
 extension HTTPField.Name {
     /// The request's id: the caller's (a proxy's) when it sent a usable one, else ours.
@@ -25,7 +26,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         -> Response
     {
         let start = DispatchTime.now().uptimeNanoseconds
-        let id = Self.usableID(request.headers[.requestID]) ?? random.hex(16)
+        let id = RequestID.usable(request.headers[.requestID]) ?? random.hex(16)
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
         var response: Response
@@ -56,14 +57,6 @@ struct RequestLogMiddleware: RouterMiddleware {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
-    /// A caller's id is kept when it is short and plain, so it cannot forge log lines.
-    static func usableID(_ header: String?) -> String? {
-        guard let header, (1...128).contains(header.utf8.count),
-            header.utf8.allSatisfy({ $0 < 128 && ($0.isLetterOrDigit || "-_.:".utf8.contains($0)) })
-        else { return nil }
-        return header
-    }
-
     private static func record(_ method: HTTPRequest.Method, route: String, status: Int, nanoseconds: UInt64) {
         // Only known methods become labels: a client inventing methods must not add series.
         let known: Set<HTTPRequest.Method> = [.get, .post, .put, .patch, .delete, .head, .options]
@@ -71,11 +64,5 @@ struct RequestLogMiddleware: RouterMiddleware {
         Counter(label: "sesame_http_requests_total", dimensions: labels + [("status", "\(status)")]).increment()
         Metrics.Timer(label: "sesame_http_request_duration_seconds", dimensions: labels)
             .recordNanoseconds(Int64(clamping: nanoseconds))
-    }
-}
-
-extension UInt8 {
-    fileprivate var isLetterOrDigit: Bool {
-        (48...57).contains(self) || (65...90).contains(self) || (97...122).contains(self)
     }
 }

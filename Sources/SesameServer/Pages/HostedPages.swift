@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import SesameCore
+import SesameParsers
 
 /// The hosted pages of one server: its templates and languages, its forgery protection, and
 /// how it reads phone numbers typed without a country code.

@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import SesameParsers
 
 /// The hosted pages' templates and their strings in every language.
 ///
@@ -14,7 +15,7 @@ struct PageRenderer: Sendable {
     private let strings: [String: [String: PageString]]
 
     /// The language pages fall back to, and whose strings fill any gap in another language.
-    static let fallbackLanguage = "en"
+    static let fallbackLanguage = PageLanguage.fallback
 
     /// The languages there are strings for.
     var languages: Set<String> { Set(strings.keys) }

@@ -16,10 +16,10 @@ public enum MessageTemplateNames {
     }
 
     /// Whether a template is plain text (subject, text, SMS): rendered without HTML escaping.
-    static func isText(_ name: String) -> Bool {
+    package static func isText(_ name: String) -> Bool {
         !name.hasSuffix(".html")
     }
 
     /// The partial name under which the layout is registered for `{{<email-layout}}`.
-    static let layoutPartial = "email-layout"
+    package static let layoutPartial = "email-layout"
 }

@@ -1,15 +1,15 @@
 import Foundation
-import Mustache
+package import Mustache
 
 /// Parses message templates the way they are rendered: text parts without HTML escaping,
 /// and Auth0's legacy SMS placeholder `@@password@@` as the code.
-enum MessageTemplateSyntax {
+package enum MessageTemplateSyntax {
     /// Makes text parts render unescaped: a code or app name with `&` stays `&` in a text.
     private static let textPragma = "{{% CONTENT_TYPE: TEXT}}"
 
     /// The parsed template named `name` from `source`.
     /// - Throws: ``MessageTemplateError`` with the line and column of a syntax error.
-    static func parse(_ source: String, name: String) throws -> MustacheTemplate {
+    package static func parse(_ source: String, name: String) throws -> MustacheTemplate {
         let legacy = source.replacingOccurrences(of: "@@password@@", with: "{{code}}")
         let text = MessageTemplateNames.isText(name)
         do {
@@ -51,15 +51,15 @@ public struct MessageTemplateError: Error, CustomStringConvertible, Equatable {
     /// The template's name.
     public let name: String
 
-    static func syntax(name: String, line: Int, column: Int, reason: String) -> MessageTemplateError {
+    package static func syntax(name: String, line: Int, column: Int, reason: String) -> MessageTemplateError {
         MessageTemplateError(kind: .syntax(line: line, column: column, reason: reason), name: name)
     }
 
-    static func unknownName(_ name: String) -> MessageTemplateError {
+    package static func unknownName(_ name: String) -> MessageTemplateError {
         MessageTemplateError(kind: .unknownName, name: name)
     }
 
-    static func badLanguage(_ language: String, name: String) -> MessageTemplateError {
+    package static func badLanguage(_ language: String, name: String) -> MessageTemplateError {
         MessageTemplateError(kind: .badLanguage(language), name: name)
     }
 

@@ -4,15 +4,18 @@ import Foundation
 /// (OpenID Connect Core §3.1.2.1, space-separated, in order of preference) that the server has,
 /// then the browser's `Accept-Language` by quality, then English. A regional tag (`fr-CA`)
 /// matches its language (`fr`) when the server has no file for the region.
-enum PageLanguage {
-    static func choose(uiLocales: String?, acceptLanguage: String?, available: Set<String>) -> String {
+package enum PageLanguage {
+    /// The language of a page when nothing the person asked for is available.
+    package static let fallback = "en"
+
+    package static func choose(uiLocales: String?, acceptLanguage: String?, available: Set<String>) -> String {
         let wanted = (uiLocales ?? "").split(separator: " ").map(String.init) + ranked(acceptLanguage ?? "")
-        return match(wanted, available: available) ?? PageRenderer.fallbackLanguage
+        return match(wanted, available: available) ?? fallback
     }
 
     /// The first of `wanted` (language tags, best first) that is `available`, itself or by
     /// its primary language (`fr-CA` → `fr`).
-    static func match(_ wanted: [String], available: Set<String>) -> String? {
+    package static func match(_ wanted: [String], available: Set<String>) -> String? {
         for tag in wanted {
             let tag = tag.lowercased().replacingOccurrences(of: "_", with: "-")
             if available.contains(tag) { return tag }
@@ -24,7 +27,7 @@ enum PageLanguage {
     }
 
     /// `Accept-Language` tags, best first (RFC 9110 §12.5.4); `q=0` means "not this one".
-    static func ranked(_ header: String) -> [String] {
+    package static func ranked(_ header: String) -> [String] {
         var tags: [(tag: String, quality: Double, order: Int)] = []
         for (order, item) in header.split(separator: ",").prefix(32).enumerated() {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }

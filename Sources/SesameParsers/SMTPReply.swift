@@ -1,15 +1,21 @@
 /// One reply from an SMTP server: a three-digit code and one or more lines of text.
-struct SMTPReply: Sendable, Equatable {
+package struct SMTPReply: Sendable, Equatable {
     /// The reply code, such as 250 or 550.
-    var code: Int
+    package var code: Int
     /// The text of each line, without the code and separator.
-    var lines: [String]
+    package var lines: [String]
+
+    /// Creates a reply.
+    package init(code: Int, lines: [String]) {
+        self.code = code
+        self.lines = lines
+    }
 
     /// 2xx and 3xx: the server accepted the command (3xx asks for more).
-    var isPositive: Bool { (200..<400).contains(code) }
+    package var isPositive: Bool { (200..<400).contains(code) }
 
     /// The code and first line, as quoted in error messages.
-    var summary: String {
+    package var summary: String {
         let text = lines.first ?? ""
         return text.isEmpty ? "\(code)" : "\(code) \(text)"
     }
@@ -20,33 +26,36 @@ struct SMTPReply: Sendable, Equatable {
 /// Multi-line replies use `250-` on every line but the last, which uses `250 `.
 /// Feed bytes with ``append(_:)`` as they arrive and take replies with ``nextReply()``;
 /// it needs no socket, so it is tested directly.
-struct SMTPReplyParser: Sendable {
+package struct SMTPReplyParser: Sendable {
     /// Malformed input, or more than the limits allow.
-    struct ParseError: Error, Sendable, Equatable {
+    package struct ParseError: Error, Sendable, Equatable {
         /// What was wrong.
-        var reason: String
+        package var reason: String
     }
 
     /// RFC 5321 allows 512 octets per reply line; leave room for chatty servers, but bound memory.
-    static let maximumLineLength = 4096
+    package static let maximumLineLength = 4096
     /// Bounds a multi-line reply so a hostile server cannot grow it forever.
-    static let maximumLines = 128
+    package static let maximumLines = 128
 
     private var buffer: [UInt8] = []
     private var pendingCode: Int?
     private var pendingLines: [String] = []
 
+    /// Creates a parser with nothing read yet.
+    package init() {}
+
     /// True when bytes are waiting that do not yet form a complete reply.
     /// Checked before STARTTLS: plaintext sent after the `220` could be an injection attack.
-    var hasBufferedInput: Bool { !buffer.isEmpty || pendingCode != nil }
+    package var hasBufferedInput: Bool { !buffer.isEmpty || pendingCode != nil }
 
     /// Adds bytes read from the connection.
-    mutating func append(_ bytes: some Sequence<UInt8>) {
+    package mutating func append(_ bytes: some Sequence<UInt8>) {
         buffer.append(contentsOf: bytes)
     }
 
     /// Returns the next complete reply, or nil when more bytes are needed.
-    mutating func nextReply() throws(ParseError) -> SMTPReply? {
+    package mutating func nextReply() throws(ParseError) -> SMTPReply? {
         while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
             var line = Array(buffer[..<newline])
             buffer.removeSubrange(...newline)

@@ -1,29 +1,20 @@
-import Foundation
-import Hummingbird
+package import Foundation
 import SesameAPI
-import SesameCore
-import SesameWebAuthn
+package import SesameCore
+package import SesameWebAuthn
 
 /// The parameters of a request body, JSON or form-encoded, read the way Auth0 SDKs need:
 /// JSON `null` and `""` both mean "not provided" (auth0-python sends `"audience": null`).
-struct RequestParameters: Sendable {
+package struct RequestParameters: Sendable {
     private var values: [String: JSONValue]
 
-    init(_ values: [String: JSONValue]) {
+    package init(_ values: [String: JSONValue]) {
         self.values = values
     }
 
-    /// Parses the body of `request`. Form encoding is accepted only where `allowForm` says.
-    static func parse(_ request: Request, context: SesameRequestContext, allowForm: Bool) async throws -> RequestParameters {
-        var request = request
-        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
-        let body = Data(buffer.readableBytesView)
-        return try parse(body: body, contentType: request.headers[.contentType], allowForm: allowForm)
-    }
-
     /// Parses a request body of the given `Content-Type`; kept apart from the request so the
-    /// fuzz harness (``ServerFuzzing``) reaches exactly the code requests do.
-    static func parse(body: Data, contentType: String?, allowForm: Bool) throws -> RequestParameters {
+    /// fuzz harness (``ParserFuzzing``) reaches exactly the code requests do.
+    package static func parse(body: Data, contentType: String?, allowForm: Bool) throws -> RequestParameters {
         let contentType = contentType?.lowercased() ?? ""
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
             guard allowForm else {
@@ -63,7 +54,7 @@ struct RequestParameters: Sendable {
 
     /// A string parameter; nil when absent, `null` or empty.
     /// - Throws: 400 when the value is not a string.
-    func string(_ key: String) throws -> String? {
+    package func string(_ key: String) throws -> String? {
         switch values[key] {
         case .none, .null: return nil
         case .string(let text): return text.isEmpty ? nil : text
@@ -72,7 +63,7 @@ struct RequestParameters: Sendable {
     }
 
     /// An object of string values (Auth0's `authParams`); nil when absent.
-    func stringObject(_ key: String, error: SesameError) throws -> [String: String]? {
+    package func stringObject(_ key: String, error: SesameError) throws -> [String: String]? {
         switch values[key] {
         case .none, .null: return nil
         case .object(let object):
@@ -91,7 +82,7 @@ struct RequestParameters: Sendable {
 
     /// A JSON object parameter as its JSON text (a string holding JSON is accepted too, for
     /// form-encoded requests); nil when absent.
-    func jsonObject(_ key: String) throws -> Data? {
+    package func jsonObject(_ key: String) throws -> Data? {
         switch values[key] {
         case .none, .null: return nil
         case .string(let text): return text.isEmpty ? nil : Data(text.utf8)
@@ -102,7 +93,7 @@ struct RequestParameters: Sendable {
 
     /// The string members of an object parameter, others ignored (a JWK's `ext`, `key_ops`);
     /// nil when absent.
-    func stringMembers(_ key: String, error: SesameError) throws -> [String: String]? {
+    package func stringMembers(_ key: String, error: SesameError) throws -> [String: String]? {
         switch values[key] {
         case .none, .null: return nil
         case .object(let object): return object.compactMapValues { if case .string(let text) = $0 { text } else { nil } }
@@ -111,13 +102,13 @@ struct RequestParameters: Sendable {
     }
 
     /// The keys present, for rejecting unknown ones.
-    var keys: Dictionary<String, JSONValue>.Keys { values.keys }
+    package var keys: Dictionary<String, JSONValue>.Keys { values.keys }
 }
 
 extension RequestParameters {
     /// A boolean parameter; nil when absent or `null`.
     /// - Throws: 400 when the value is not `true` or `false`.
-    func bool(_ key: String) throws -> Bool? {
+    package func bool(_ key: String) throws -> Bool? {
         switch values[key] {
         case nil, .null?: return nil
         case .bool(let value)?: return value
@@ -127,7 +118,7 @@ extension RequestParameters {
 
     /// A JSON object parameter; nil when absent or `null`.
     /// - Throws: 400 when the value is not an object.
-    func object(_ key: String) throws -> [String: JSONValue]? {
+    package func object(_ key: String) throws -> [String: JSONValue]? {
         switch values[key] {
         case nil, .null?: return nil
         case .object(let object)?: return object
@@ -137,7 +128,7 @@ extension RequestParameters {
 
     /// A list of strings; nil when absent or `null`.
     /// - Throws: 400 when the value is not an array of strings.
-    func strings(_ key: String) throws -> [String]? {
+    package func strings(_ key: String) throws -> [String]? {
         switch values[key] {
         case nil, .null?: return nil
         case .array(let items)?:
@@ -153,7 +144,7 @@ extension RequestParameters {
 
     /// Refuses a body with a field outside `allowed`, as Auth0's Management API does: a
     /// misspelt field must not be ignored silently.
-    func refuseUnknown(_ allowed: Set<String>) throws {
+    package func refuseUnknown(_ allowed: Set<String>) throws {
         if let unknown = values.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw SesameError.invalidRequest("Payload validation error: additional property \(unknown) is not allowed.")
         }
@@ -161,8 +152,9 @@ extension RequestParameters {
 }
 
 /// `application/x-www-form-urlencoded` decoding; the first of repeated keys wins.
-enum FormDecoding {
-    static func decode(_ text: String) -> [String: String] {
+package enum FormDecoding {
+    /// The pairs of `text`, percent- and plus-decoded.
+    package static func decode(_ text: String) -> [String: String] {
         var result: [String: String] = [:]
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

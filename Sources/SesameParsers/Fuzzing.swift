@@ -5,7 +5,7 @@ import SesameCore
 ///
 /// Each function runs one parser over untrusted bytes and discards the result: a thrown error is
 /// a correct refusal, while a trap, a leak or a hang is a bug the fuzzer reports.
-@_spi(Fuzzing) public enum ServerFuzzing {
+@_spi(Fuzzing) public enum ParserFuzzing {
     /// Parses `bytes` as a request body, both as JSON and as a form, and reads every parameter
     /// with each typed accessor the controllers use; then as the hosted page's other untrusted
     /// text: `ui_locales` and `Accept-Language`, a typed phone number, a number's calling code;
@@ -14,8 +14,8 @@ import SesameCore
         let text = String(decoding: bytes, as: UTF8.self)
         _ = UserSearch(query: text, limit: 10, offset: 0)
         var query = AuditQuery()
-        try? ManagementController.apply(text, to: &query)
-        _ = RequestLogMiddleware.usableID(text)
+        try? query.apply(search: text, auditType: { $0 == "s" ? "login" : nil })
+        _ = RequestID.usable(text)
         _ = try? MessageTemplateSyntax.parse(text, name: "sms-code.text")
         _ = try? MessageTemplateSyntax.parse(text, name: "email-code.html")
         _ = ISO8601.date(text)
@@ -37,6 +37,22 @@ import SesameCore
                 _ = try? parameters.strings(key)
             }
             _ = try? parameters.refuseUnknown(["name", "user_metadata"])
+        }
+    }
+
+    /// Feeds `bytes` to an SMTP reply parser and takes replies until it needs more or refuses.
+    /// The bytes arrive in two reads, split where the first byte says, as a socket would deliver
+    /// them, so replies cut across reads are exercised too.
+    public static func smtpReply(_ bytes: [UInt8]) {
+        var parser = SMTPReplyParser()
+        let split = bytes.first.map { min(Int($0), bytes.count) } ?? 0
+        for chunk in [bytes[..<split], bytes[split...]] {
+            parser.append(chunk)
+            do {
+                while try parser.nextReply() != nil {}
+            } catch {
+                return
+            }
         }
     }
 }
