@@ -14,7 +14,15 @@ func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) as
 enum Sesame {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let binary = packageRoot.appendingPathComponent(".build/debug/sesame").path
+    /// `$SESAME_BIN` (scripts/test: the release build's), else the `sesame` built beside this
+    /// test bundle, whichever configuration built it.
+    static let binary: String = {
+        if let path = ProcessInfo.processInfo.environment["SESAME_BIN"], !path.isEmpty { return path }
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("sesame").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return packageRoot.appendingPathComponent(".build/debug/sesame").path
+    }()
 
     struct Output: Sendable {
         let status: Int32

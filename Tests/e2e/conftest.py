@@ -312,38 +312,49 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for_port(port: int, process: subprocess.Popen) -> None:
-    """Waits until something accepts connections on ``port``; fails if ``process`` exits."""
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"helper exited with {process.returncode}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    pytest.fail(f"nothing listening on {port}")
+HELPER_LISTENING_RE = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
+HELPER_READY_TIMEOUT = 60.0  # seconds; a starved 2-core machine has taken over 30
+
+
+def helper_port(process: subprocess.Popen, script: str) -> int:
+    """Reads the "… listening on 127.0.0.1:PORT" line a helper prints once it listens, and keeps
+    draining its output after that so it never blocks on a full pipe."""
+    found: dict = {}
+    listening = threading.Event()
+
+    def pump() -> None:
+        for line in process.stdout:
+            if not listening.is_set() and (m := HELPER_LISTENING_RE.search(line)):
+                found["port"] = int(m.group(1))
+                listening.set()
+        listening.set()  # EOF: the helper ended
+
+    threading.Thread(target=pump, name=f"{script}-stdout", daemon=True).start()
+    if not listening.wait(HELPER_READY_TIMEOUT) or "port" not in found:
+        process.kill()
+        err = process.stderr.read() if process.stderr else ""
+        pytest.fail(f"{script} did not report its port within {HELPER_READY_TIMEOUT} s "
+                    f"(exit {process.poll()}): {err}")
+    return found["port"]
 
 
 @pytest.fixture
 def helper():
-    """Starts a helper script of this directory on a free port and returns the port:
+    """Starts a helper script of this directory and returns its port:
     ``helper("smtp_sink.py", "--out", str(path))`` (a mail server that appends each mail to
     a JSON-lines file) or ``helper("twilio_mock.py", "--log", …)`` (Twilio's Messages API).
-    ``port=`` starts it on that port instead (a server already configured for a provider
-    that was down until now). Read what they received with ``flows.read_jsonl``. Every
-    helper is stopped at teardown."""
+    The helper binds port 0 and says which port it got, so tests running side by side never
+    race for a port. ``port=`` starts it on that port instead (a server already configured
+    for a provider that was down until now). Read what they received with
+    ``flows.read_jsonl``. Every helper is stopped at teardown."""
     processes = []
 
     def start(script: str, *args: str, port: int | None = None) -> int:
-        port = port or free_port()
         process = subprocess.Popen(
-            [sys.executable, str(HERE / script), "--port", str(port), *args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [sys.executable, str(HERE / script), "--port", str(port or 0), *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         processes.append(process)
-        wait_for_port(port, process)
-        return port
+        return helper_port(process, script)
 
     yield start
     for process in processes:
@@ -390,9 +401,32 @@ def serve_pages(host: str):
         server.shutdown()
 
 
-@pytest.fixture
-def browser():
-    """Debian's chromium, headless, driven by Playwright."""
+class _TestBrowser:
+    """The worker's Chromium as one test sees it: the contexts the test opens are closed when it
+    ends, so tests share the browser process but never cookies, storage or authenticators."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+        self._contexts: list = []
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        self._contexts.append(context)
+        return context
+
+    def close_contexts(self) -> None:
+        for context in self._contexts:
+            with contextlib.suppress(Exception):
+                context.close()
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's chromium, headless, driven by Playwright: one per test process (each pytest-xdist
+    worker starts its own), since a launch costs about a second."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM:
         pytest.fail("chromium is not installed: apt-get install -y chromium (scripts/test does this as root)")
@@ -400,3 +434,11 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The worker's Chromium, with this test's contexts closed after it."""
+    view = _TestBrowser(chromium)
+    yield view
+    view.close_contexts()

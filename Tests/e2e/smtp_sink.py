@@ -6,17 +6,20 @@ Every message it accepts is appended to --out as one JSON line:
 where "data" is the message as received (dot-stuffing removed, CRLF kept).
 
     python3 smtp_sink.py --port 2525 --out /tmp/mail.jsonl [--starttls|--implicit-tls --cert-dir DIR]
-                         [--auth user:password [--exclude-auth PLAIN]] [--no-ehlo]
+                         [--auth user:password [--exclude-auth PLAIN]] [--no-ehlo] [--delay SECONDS]
 
 With --starttls or --implicit-tls a self-signed certificate for 127.0.0.1 and localhost is
 written to DIR/cert.pem (and DIR/key.pem) before the port opens, so a client can trust it.
 With --port 0 the system picks the port; either way "smtp_sink listening on 127.0.0.1:PORT"
-is printed once it listens. The process runs until SIGTERM or SIGINT.
+is printed once it listens. With --delay each message is held that long before it is
+written and accepted (a slow provider: a send stays in flight). The process runs until
+SIGTERM or SIGINT.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import signal
 import ssl
@@ -48,9 +51,10 @@ class SinkController(Controller):
 class Recorder:
     """aiosmtpd handler: writes each message to the JSONL file and accepts it."""
 
-    def __init__(self, out: Path, no_ehlo: bool) -> None:
+    def __init__(self, out: Path, no_ehlo: bool, delay: float = 0.0) -> None:
         self.out = out
         self.no_ehlo = no_ehlo
+        self.delay = delay
         self.lock = threading.Lock()
 
     async def handle_EHLO(self, server, session, envelope, hostname, responses):
@@ -60,6 +64,8 @@ class Recorder:
         return responses
 
     async def handle_DATA(self, server, session, envelope):
+        if self.delay:
+            await asyncio.sleep(self.delay)
         auth = session.auth_data
         record = {
             "mail_from": envelope.mail_from,
@@ -100,6 +106,7 @@ def main() -> None:
     parser.add_argument("--auth", help="require AUTH with user:password")
     parser.add_argument("--exclude-auth", action="append", default=[], help="hide a mechanism, e.g. PLAIN")
     parser.add_argument("--no-ehlo", action="store_true", help="answer EHLO with 502")
+    parser.add_argument("--delay", type=float, default=0.0, help="hold each message this long before accepting it")
     args = parser.parse_args()
 
     context = None
@@ -127,7 +134,7 @@ def main() -> None:
                             auth_require_tls=args.starttls, auth_exclude_mechanism=args.exclude_auth)
 
     args.out.touch()
-    controller = SinkController(Recorder(args.out, args.no_ehlo), **options, **smtp_options)
+    controller = SinkController(Recorder(args.out, args.no_ehlo, args.delay), **options, **smtp_options)
     # A parent may spawn us with SIGTERM blocked (Foundation's Process on Linux does):
     # unblock it, or terminating the server would hang the test that started it.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})

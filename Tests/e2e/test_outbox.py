@@ -130,8 +130,8 @@ def test_a_code_acknowledged_just_before_kill_9_is_mailed_after_the_restart(sesa
     sending, or done), the code reaches the mailbox at least once before it expires once
     the server restarts on the same data directory (SQLite), and it signs in there.
 
-    Killed mid-send, the dead worker's claim holds the message until its lease (120 s) runs
-    out; the restarted server sends it then, so this test may take two minutes."""
+    Killed mid-send, the dead worker's claim holds the message until its lease (15 s) runs
+    out; the restarted server sends it then."""
     mail_log = tmp_path / "mail.jsonl"
     env = smtp_env(helper("smtp_sink.py", "--out", str(mail_log)))
     server = sesame_factory(env=env, name="solo")

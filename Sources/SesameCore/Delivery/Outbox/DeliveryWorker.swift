@@ -124,13 +124,9 @@ public final class DeliveryWorker: Sendable {
 
     private func process(_ delivery: QueuedDelivery) async {
         let outcome = await attempt(delivery)
-        let recorded: Bool
-        do {
-            recorded = try await storage.finishDelivery(id: delivery.id, owner: owner, outcome: outcome, at: clock.now())
-        } catch {
-            logger.error("delivery outcome not recorded", metadata: ["delivery": "\(delivery.id)", "error": "\(error)"])
-            return
-        }
+        // Once the provider has the message, the outcome must be stored: given up, the lease
+        // would run out and another worker would send the message again.
+        guard let recorded = await record(outcome, of: delivery) else { return }
         if !recorded {
             logger.warning("delivery lease lost before its outcome was recorded", metadata: ["delivery": "\(delivery.id)"])
         }

@@ -1,0 +1,55 @@
+"""Faults at the worst moment, one at a time, on real processes: the database goes away just
+after the mail server accepted a message, SIGTERM arrives while a message is being sent, and
+the database stalls after a code exchange consumed its code. No message is sent twice except
+across a crash, none is cut off by a graceful stop, and a code typed right is never refused.
+
+The SMTP sink holds each message a few seconds (``--delay``), so a send is in flight when
+the fault comes. Seconds each, not minutes.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+from urllib.parse import urlsplit
+
+from flows import (POSTGRES_CONTROL, code_in_mail, exchange_code, requires_postgres, requires_postgres_control,
+                   start_code, tokens_for_code)
+from test_outbox import mails_to, smtp_env, wait_for_delivery, wait_for_mail
+
+
+def claimed(server, email: str) -> dict:
+    """The delivery to ``email`` once a worker has claimed it (its send has begun)."""
+    return wait_for_delivery(server, email, lambda d: d["attempts"] >= 1)
+
+
+def postgres(action: str) -> None:
+    subprocess.run(["bash", POSTGRES_CONTROL, action], check=True, capture_output=True)
+
+
+@requires_postgres
+@requires_postgres_control
+def test_a_database_restart_after_the_mail_server_accepted_sends_the_code_once(sesame_factory, database_url, helper,
+                                                                               tmp_path):
+    """The database restarts ("terminating connection due to administrator command") while
+    the mail server holds a message; it accepts the message while the database is down, so
+    the write that records it as sent fails. The worker keeps trying: once the database is
+    back the delivery is recorded as sent within seconds (not left to its lease, after which
+    another worker would mail the same code again), the mail arrived once, and it signs in."""
+    mail_log = tmp_path / "mail.jsonl"
+    port = helper("smtp_sink.py", "--out", str(mail_log), "--delay", "3")
+    server = sesame_factory(env=smtp_env(port, SESAME_DATABASE_URL=database_url, SESAME_DATABASE_TIMEOUT="2"))
+    email = "restart@example.com"
+    assert start_code(server, email).status_code == 200
+    claimed(server, email)
+    postgres("pause")
+    try:
+        mail = wait_for_mail(mail_log, email, timeout=10)
+        time.sleep(1)  # the worker's first tries to record the outcome fail
+    finally:
+        postgres("resume")
+    sent = wait_for_delivery(server, email, lambda d: d["status"] == "sent", timeout=8)
+    assert sent["attempts"] == 1, sent
+    assert len(mails_to(mail_log, email)) == 1, "sent twice"
+    assert tokens_for_code(server, email, code_in_mail(mail))["id_token"]
