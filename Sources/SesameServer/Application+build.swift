@@ -40,15 +40,21 @@ struct SweeperService: Service, CustomStringConvertible {
     }
 }
 
-/// Runs the outbox's delivery worker beside the server, stopping with it. A send cut off by
-/// the stop is claimed again by an instance once its lease runs out.
+/// Runs the outbox's delivery worker beside the server, stopping with it: on a graceful
+/// shutdown the worker claims nothing more and finishes and records the sends in flight, so a
+/// rolling restart sends nothing twice. Only a send still running at `shutdown.timeout` is cut
+/// off, and claimed again by an instance once its lease runs out.
 struct DeliveryService: Service, CustomStringConvertible {
     let worker: DeliveryWorker
     /// The name in the service group's log lines (``SweeperService/description`` says why).
     let description = "delivery"
 
     func run() async throws {
-        await cancelWhenGracefulShutdown { await worker.run() }
+        await withGracefulShutdownHandler {
+            await worker.run()
+        } onGracefulShutdown: {
+            worker.stop()
+        }
     }
 }
 

@@ -43,6 +43,29 @@ struct OutboxFaultTests {
         }
     }
 
+    /// Fault: a rolling restart stops the worker while a send is in flight. Cut off, the
+    /// message would go out again (or late) once its lease ran out; stopped gracefully, the
+    /// worker finishes and records that send, and claims nothing more.
+    @Test("graceful stop: the send in flight finishes and is recorded; nothing new is claimed")
+    func stopFinishesTheSendsInFlight() async throws {
+        try await Harness.run(configure: { $0.delivery.sendBeforeAnswering = false }) { h in
+            let sender = HeldSender(open: false)
+            let worker = try await Self.worker(beside: h, sending: sender)
+            #expect(try await h.start(email: Self.ana).status == .ok)
+            let running = Task { await worker.run() }
+            try await Self.until { sender.entered == 1 }
+            worker.stop()
+            #expect(try await h.start(email: Self.bob).status == .ok)
+            worker.wakeUp()
+            sender.open()
+            await running.value
+            let sent = try #require(try await h.sesame.deliveries.list(recipient: Self.ana).first)
+            #expect(sent.status == .sent && sender.sent == [Self.ana])
+            let waiting = try #require(try await h.sesame.deliveries.list(recipient: Self.bob).first)
+            #expect(waiting.status == .pending && waiting.attempts == 0, "left for another instance")
+        }
+    }
+
     /// A second instance's worker on the harness's database, sending through `sender`.
     static func worker(beside h: Harness, sending sender: HeldSender) async throws -> DeliveryWorker {
         var logger = Logger(label: "test")

@@ -53,3 +53,24 @@ def test_a_database_restart_after_the_mail_server_accepted_sends_the_code_once(s
     assert sent["attempts"] == 1, sent
     assert len(mails_to(mail_log, email)) == 1, "sent twice"
     assert tokens_for_code(server, email, code_in_mail(mail))["id_token"]
+
+
+def test_sigterm_finishes_the_send_in_flight_and_records_it(sesame_factory, helper, tmp_path):
+    """SIGTERM (a rolling restart) while a message is with the mail server: the worker claims
+    nothing more, lets the send finish and records it before the process exits, instead of
+    cutting it off (the message would go out again, or 15 s late, from another instance)."""
+    mail_log = tmp_path / "mail.jsonl"
+    port = helper("smtp_sink.py", "--out", str(mail_log), "--delay", "2")
+    server = sesame_factory(env=smtp_env(port), name="solo")
+    email = "rolling@example.com"
+    assert start_code(server, email).status_code == 200
+    claimed(server, email)
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(timeout=20) == 0, server.logs()
+    assert len(mails_to(mail_log, email)) == 1, "the send in flight was cut off"
+    [delivery] = server.deliveries("--to", email)
+    assert delivery["status"] == "sent", delivery
+    restarted = sesame_factory(env=smtp_env(port), name="solo")
+    time.sleep(1.5)  # a poll of the restarted worker would find an unrecorded send now
+    assert len(mails_to(mail_log, email)) == 1, "sent again after the restart"
+    assert tokens_for_code(restarted, email, code_in_mail(mails_to(mail_log, email)[0]))["id_token"]

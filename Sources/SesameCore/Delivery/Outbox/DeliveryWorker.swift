@@ -21,6 +21,8 @@ public final class DeliveryWorker: Sendable {
     /// Counts ``wakeUp()`` calls, so a drain claims again only when something was queued
     /// since its last claim (or that claim was full): an empty claim is a write.
     private let queued = Atomic<Int>(0)
+    /// Set by ``stop()``: no new claims, only the sends in flight finish.
+    private let stopping = Atomic<Bool>(false)
 
     init(
         storage: any SesameStorage, handlers: [String: any DeliveryHandler], seal: PayloadSeal,
@@ -43,7 +45,19 @@ public final class DeliveryWorker: Sendable {
         wake.yield()
     }
 
-    /// Sends due deliveries until cancelled: at each wake-up and every poll interval. Call once.
+    /// Stops claiming (a graceful shutdown): the sends in flight finish and their outcomes
+    /// are recorded, then ``run()`` returns. A send cut off instead (by cancelling `run()`)
+    /// is sent again once its lease runs out, maybe twice.
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        wake.yield()
+    }
+
+    /// Whether ``stop()`` was called.
+    var isStopping: Bool { stopping.load(ordering: .relaxed) }
+
+    /// Sends due deliveries until cancelled or stopped: at each wake-up and every poll
+    /// interval. Call once.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [wake, settings] in
@@ -55,12 +69,14 @@ public final class DeliveryWorker: Sendable {
             wake.yield()
             for await _ in wakeups {
                 await drain()
+                if isStopping { break }
             }
             group.cancelAll()
         }
     }
 
-    /// Claims and sends due deliveries until none is due and none is in flight. Up to
+    /// Claims and sends due deliveries until none is due and none is in flight (once the
+    /// worker is stopped, it claims no more and ends when the sends in flight end). Up to
     /// `batchSize` sends run at once and a free slot is filled at once, so one slow provider
     /// call holds up only itself; the claims of sends in flight are renewed meanwhile.
     /// - Returns: how many were tried.
@@ -74,7 +90,7 @@ public final class DeliveryWorker: Sendable {
             while !Task.isCancelled {
                 let wanted = settings.batchSize - inFlight
                 var claimed: [QueuedDelivery] = []
-                if wanted > 0 && (mayHaveMore || queued.load(ordering: .relaxed) != seen) {
+                if wanted > 0 && !isStopping && (mayHaveMore || queued.load(ordering: .relaxed) != seen) {
                     seen = queued.load(ordering: .relaxed)
                     claimed = await claim(upTo: wanted)
                     mayHaveMore = claimed.count == wanted
