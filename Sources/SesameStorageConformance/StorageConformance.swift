@@ -7,7 +7,8 @@ import SesameCore
 public enum StorageConformance {
     /// Every check, in a stable order.
     public static var checks: [ConformanceCheck] {
-        UserChecks.all + ApplicationChecks.all + ChallengeChecks.all + SessionChecks.all + LinkRequestChecks.all
+        UserChecks.all + ApplicationChecks.all + ChallengeChecks.all + ChallengeRetryChecks.all + SessionChecks.all
+            + LinkRequestChecks.all
             + DeliveryChecks.all + WebhookChecks.all + MessageTemplateChecks.all + AuditChecks.all + UserSearchChecks.all
             + GrantChecks.all
             + SupportChecks.all

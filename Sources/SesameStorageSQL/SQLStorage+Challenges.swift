@@ -85,7 +85,7 @@ extension SQLStorage: ChallengeRepository {
 
     /// The condition that no counter of `budget` has reached its limit in its window (none
     /// when there is no budget).
-    private static func notSpent(_ budget: [RateLimitCounter]) -> SQLQueryString {
+    static func notSpent(_ budget: [RateLimitCounter]) -> SQLQueryString {
         guard !budget.isEmpty else { return "" }
         let reached: [SQLQueryString] = budget.map {
             "(key = \(bind: $0.key) AND window_start = \(bind: $0.windowStart.sqlValue) AND count >= \(bind: $0.limit))"

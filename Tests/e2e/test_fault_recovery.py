@@ -74,3 +74,42 @@ def test_sigterm_finishes_the_send_in_flight_and_records_it(sesame_factory, help
     time.sleep(1.5)  # a poll of the restarted worker would find an unrecorded send now
     assert len(mails_to(mail_log, email)) == 1, "sent again after the restart"
     assert tokens_for_code(restarted, email, code_in_mail(mails_to(mail_log, email)[0]))["id_token"]
+
+
+class TableLock:
+    """Holds ``LOCK TABLE … IN EXCLUSIVE MODE`` in a psql session: reads go on, writes wait."""
+
+    def __init__(self, database_url: str, table: str):
+        parts = urlsplit(database_url)
+        self.process = subprocess.Popen(
+            ["psql", "-h", parts.hostname, "-p", str(parts.port), "-U", "postgres", "-d", parts.path.lstrip("/"),
+             "-v", "ON_ERROR_STOP=1", "-q"], stdin=subprocess.PIPE, text=True)
+        self.process.stdin.write(f"BEGIN; LOCK TABLE {table} IN EXCLUSIVE MODE; SELECT pg_sleep(0);\n")
+        self.process.stdin.flush()
+        time.sleep(0.5)
+
+    def release(self) -> None:
+        self.process.stdin.write("COMMIT;\n")
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+@requires_postgres
+def test_a_code_whose_exchange_answered_503_signs_in_when_retried(sesame_factory, database_url):
+    """The database stalls after an exchange consumed its code (that step committed) and before
+    the login was recorded: the exchange answers 503 once the database deadline passes, and
+    the person never got tokens. The client's retry of the same exchange, seconds later, signs
+    the same person in; it is not told that the code they typed right is wrong."""
+    server = sesame_factory(env={"SESAME_DATABASE_URL": database_url, "SESAME_DATABASE_TIMEOUT": "2"})
+    email = "stalled@example.com"
+    assert start_code(server, email).status_code == 200
+    code = server.last_code(email)
+    lock = TableLock(database_url, "users")  # the login's own write waits; the code's does not
+    try:
+        stalled = exchange_code(server, email, code, timeout=15)
+    finally:
+        lock.release()
+    assert stalled.status_code == 503, stalled.text
+    retried = exchange_code(server, email, code)
+    assert retried.status_code == 200, f"a code typed right was refused: {retried.text}"
+    assert retried.json()["id_token"]

@@ -291,4 +291,4 @@ public typealias SesameStorage = UserRepository & ApplicationRepository & Connec
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
     & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository
     & BrowserSessionRepository & LinkRequestRepository & DeliveryRepository & WebhookRepository
-    & MessageTemplateRepository
+    & MessageTemplateRepository & ChallengeRetryRepository

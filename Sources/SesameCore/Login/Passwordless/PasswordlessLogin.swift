@@ -35,8 +35,16 @@ public struct PasswordlessLogin: Sendable {
     /// - Parameter challengeID: the challenge the secret must belong to, when the caller knows it
     ///   (a ``LinkRequest``'s link): any other live secret of the recipient fails the same way.
     func consume(_ credentials: PasswordlessCredentials, clientID: String, challengeID: String? = nil) async throws -> User {
-        let (connection, recipient, attempt) = try await check(
-            credentials, clientID: clientID, challengeID: challengeID, consume: true)
+        let checked: (Connection, String, ChallengeAttempt)
+        do {
+            checked = try await check(credentials, clientID: clientID, challengeID: challengeID, consume: true)
+        } catch let refusal as SesameError where refusal.code == .invalidGrant {
+            // Maybe the retry of an exchange that consumed the code but whose answer was lost.
+            guard let retried = try await retriedExchange(credentials, clientID: clientID, challengeID: challengeID)
+            else { throw refusal }
+            checked = retried
+        }
+        let (connection, recipient, attempt) = checked
         return try await candidateUser(connection: connection, recipient: recipient, stored: attempt.user)
     }
 
