@@ -222,12 +222,7 @@ enum PostgresURL {
         }
         let database = components.path.split(separator: "/").first.map(String.init)
         let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? defaultSSLMode(host: host)
-        let tls: PostgresClient.Configuration.TLS
-        switch mode {
-        case "disable": tls = .disable
-        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-        default: tls = .prefer(.makeClientConfiguration())
-        }
+        let tls = try tlsMode(mode)
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
             password: components.password?.removingPercentEncoding, database: database, tls: tls)
@@ -235,6 +230,22 @@ enum PostgresURL {
             configuration.options.additionalStartupParameters = try serverSettings(options)
         }
         return configuration
+    }
+
+    /// libpq's `sslmode` values, in the order they are listed in errors.
+    static let sslModes = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
+
+    /// The TLS setting for `sslmode` `mode`. An unknown value is refused rather than read as
+    /// `prefer`: a typo such as `requre` must not quietly allow a plaintext connection.
+    static func tlsMode(_ mode: String) throws -> PostgresClient.Configuration.TLS {
+        switch mode {
+        case "disable": return .disable
+        case "allow", "prefer": return .prefer(.makeClientConfiguration())
+        case "require", "verify-ca", "verify-full": return .require(.makeClientConfiguration())
+        default:
+            throw StorageError.unavailable(
+                "database URL sslmode '\(mode)' is unknown; use one of \(sslModes.joined(separator: ", "))")
+        }
     }
 
     /// `prefer` for a server on this machine, `require` for any other.
