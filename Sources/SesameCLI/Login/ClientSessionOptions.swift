@@ -32,8 +32,9 @@ struct ClientSessionOptions: ParsableArguments {
     static func remember(_ client: SesameClient) {
         let last = LastLogin(domain: client.domain.absoluteString, clientID: client.clientID)
         guard let data = try? JSONEncoder().encode(last) else { return }
-        try? FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: lastLoginPath, contents: data)
+        // Through PrivateFile like the session: the first file written must not leave the
+        // directory that will hold the session open to others.
+        try? PrivateFile.write(data, to: lastLoginPath)
     }
 
     /// The stored session's client and manager.
