@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SesameAPI
 import SesameClientCore
+import SesameCore
 
 /// Where `sesame login` keeps its session, and which server and application it talks to.
 struct ClientSessionOptions: ParsableArguments {
@@ -57,10 +58,31 @@ struct ClientSessionOptions: ParsableArguments {
         else {
             throw ValidationError("--domain must be an http:// or https:// URL, not '\(domainText)'")
         }
+        if let problem = Self.cleartextProblem(url) { throw ValidationError(problem) }
         guard let clientID = clientID ?? environment["SESAME_CLIENT_ID"] ?? stored?.clientID else {
             throw ValidationError("--client-id is required (or SESAME_CLIENT_ID)")
         }
         return SesameClient(commandLineDomain: url, clientID: clientID)
+    }
+}
+
+extension ClientSessionOptions {
+    /// Why `url` may not be used: `http://` anywhere but this machine would send codes, links
+    /// and tokens in clear to whoever is on the path. Nil for https and for http on loopback.
+    static func cleartextProblem(_ url: URL) -> String? {
+        guard url.scheme?.lowercased() == "http", let host = url.host, !isLoopback(host: host) else { return nil }
+        return "--domain \(url.absoluteString): http:// is allowed only on this machine (localhost, 127.0.0.0/8, [::1]); "
+            + "use https:// so codes and tokens are not sent in clear"
+    }
+
+    /// Whether `host` (as a URL spells it) is this machine: `localhost` exactly, or a literal
+    /// loopback address. A name that merely starts with one (`localhost.example.com`,
+    /// `127.0.0.1.example.com`) is another host.
+    static func isLoopback(host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare.lowercased() == "localhost" { return true }
+        guard let address = IPAddress(bare) else { return false }
+        return IPRange.loopback.contains { $0.contains(address) }
     }
 }
 
