@@ -55,6 +55,39 @@ struct SMSPumpingTests {
         }
     }
 
+    /// Attack: pumping through `+1` premium ranges of the Caribbean (Jamaica's 876, the Dominican
+    /// Republic's 809, the Turks and Caicos' 649) into a deployment that allows only the United
+    /// States and Canada: they share the calling code, so only the area code tells them apart.
+    @Test("allowed_countries=US,CA refuses Caribbean +1 numbers (876, 809, 649) and admits US and Canadian ones")
+    func caribbeanNANPNumbersUnderUSAndCanada() async throws {
+        let policy = try await ServerConfiguration.load(
+            flags: SMSCountryConfigTests.noFile, environment: ["SESAME_CONNECTIONS_SMS_ALLOWED_COUNTRIES": "US,CA"]
+        ).settings.smsCountries
+        try await Harness.run(configure: { $0.smsCountries = policy }) { h in
+            for number in ["+18765550123", "+18095550123", "+16495550123", "+12645550123", "+18005550123", "+19005550123"] {
+                let refused = try await start(h, number)
+                #expect(refused.status == .badRequest && refused.error?.error == "bad.phone_number", "\(number)")
+                #expect(h.sender.sent(to: number).isEmpty)
+            }
+            let jamaica = try await start(h, "+18765550199")
+            #expect(jamaica.error?.errorDescription == "Text messages to +1 876 numbers are not enabled.")
+            #expect(try await start(h, "+14155550123").status == .ok, "San Francisco")
+            #expect(try await start(h, "+14165550123").status == .ok, "Toronto")
+            #expect(try await start(h, "+16045550123").status == .ok, "Vancouver")
+        }
+        #expect(SMSCountryPolicy.country(of: "+14165550123") == "1-CA")
+        #expect(SMSCountryPolicy.country(of: "+14155550123") == "1-US")
+        #expect(SMSCountryPolicy.country(of: "+18765550123") == "1-JM")
+        var onlyCanada = SMSCountryPolicy()
+        onlyCanada.allowedCallingCodes = ["1"]
+        onlyCanada.allowedNANPCountries = ["CA"]
+        #expect(onlyCanada.allows(number: "+15145550123") && !onlyCanada.allows(number: "+12125550123"))
+        let wholePlan = try await ServerConfiguration.load(
+            flags: SMSCountryConfigTests.noFile, environment: ["SESAME_CONNECTIONS_SMS_ALLOWED_COUNTRIES": "US,+1"]
+        ).settings.smsCountries
+        #expect(wholePlan.allows(number: "+18765550123"), "+1 admits the whole plan")
+    }
+
     /// Attack: the same pumping spread over many countries to stay under each one's budget.
     @Test("the global hourly budget caps an attack spread over many countries")
     func globalBudget() async throws {
@@ -96,6 +129,7 @@ struct SMSCountryConfigTests {
             ]
         ).settings.smsCountries
         #expect(configured.allowedCallingCodes == ["1", "44", "49"])
+        #expect(configured.allowedNANPCountries == ["US"], "US names area codes of +1, not the whole plan")
         #expect(configured.hourly == 300 && configured.perCountryHourly == 50)
         await #expect(throws: ConfigurationError.self) {
             _ = try await ServerConfiguration.load(

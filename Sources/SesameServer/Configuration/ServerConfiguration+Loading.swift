@@ -151,7 +151,16 @@ extension ServerConfiguration {
         let allowed = values.list("connections.sms.allowed_countries")
         if !allowed.isEmpty {
             var codes: Set<String> = []
+            // `US` and `CA` name area codes of +1 (so does `JM`); `+1` admits the whole plan.
+            var nanp: Set<String>? = []
             for entry in allowed {
+                let iso = entry.trimmingCharacters(in: .whitespaces).uppercased()
+                if SMSCountryPolicy.isNANPCountry(iso) {
+                    codes.insert("1")
+                    nanp?.insert(iso)
+                    continue
+                }
+                if PhoneNumberInput.DefaultCountry(entry)?.callingCode == "1" { nanp = nil }
                 guard let country = PhoneNumberInput.DefaultCountry(entry) else {
                     values.problem(
                         "connections.sms.allowed_countries: \(entry) is not a country code like GB or a calling code like +44")
@@ -160,6 +169,7 @@ extension ServerConfiguration {
                 codes.insert(country.callingCode)
             }
             policy.allowedCallingCodes = codes
+            if codes.contains("1") { policy.allowedNANPCountries = nanp }
         }
         policy.perCountryHourly = values.int("connections.sms.country_hourly_limit", default: 200, range: 1...100_000_000)
         policy.hourly = values.int("connections.sms.hourly_limit", default: 1000, range: 1...100_000_000)

@@ -111,17 +111,18 @@ extension PasswordlessLogin {
     /// audited; they answer like a bad number, before anything is stored or sent.
     private func checkSMSBudget(_ recipient: String, limiter: RateLimiter, at now: Date) async throws {
         let policy = settings.smsCountries
-        let country = SMSCountryPolicy.callingCode(of: recipient) ?? "unknown"
-        guard policy.allows(callingCode: country) else {
-            await coordinator.audit(.smsRefused, detail: "+\(country) is not an allowed country")
-            throw startError("bad.phone_number", "Text messages to +\(country) numbers are not enabled.")
+        let country = SMSCountryPolicy.country(of: recipient) ?? "unknown"
+        guard policy.allows(number: recipient) else {
+            let label = SMSCountryPolicy.label(of: recipient)
+            await coordinator.audit(.smsRefused, detail: "\(label) is not an allowed country")
+            throw startError("bad.phone_number", "Text messages to \(label) numbers are not enabled.")
         }
         do {
             try await limiter.hit(
                 "sms:country:\(country)", rule: RateLimitRule(limit: policy.perCountryHourly, windowSeconds: 3600), at: now)
             try await limiter.hit("sms:all", rule: RateLimitRule(limit: policy.hourly, windowSeconds: 3600), at: now)
         } catch let error as SesameError where error.kind == .tooManyRequests {
-            await coordinator.audit(.smsRefused, detail: "hourly text budget spent (+\(country))")
+            await coordinator.audit(.smsRefused, detail: "hourly text budget spent (\(SMSCountryPolicy.label(of: recipient)))")
             throw startError("bad.phone_number", "Text messages to this number cannot be sent right now. Try again later.")
         }
     }

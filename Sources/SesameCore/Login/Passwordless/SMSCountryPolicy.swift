@@ -2,11 +2,16 @@
 /// which bots request codes for premium-rate numbers the attacker is paid for. Each refused
 /// request costs nothing: it is answered before anything is sent.
 ///
-/// Countries are told apart by calling code (`+44`), so an allow-list of `US` also admits the
-/// other North American numbering plan countries (`+1`), and a budget counts them together.
+/// Countries are told apart by calling code (`+44`), and the countries of the North American
+/// numbering plan, which share `+1`, by area code (``NANPAreaCodes``): an allow-list of `US`
+/// admits `+1 415` but not Jamaica's `+1 876`, and each of them has its own budget.
 public struct SMSCountryPolicy: Sendable, Equatable {
     /// Calling codes (`"44"`) numbers may have; nil allows every country.
     public var allowedCallingCodes: Set<String>?
+    /// When `1` is allowed: the countries of the plan allowed (`"US"`, `"CA"`), by area code;
+    /// nil allows every `+1` number. Non-geographic `+1` numbers (toll-free, `900`) belong to
+    /// none of them, so only a whole `+1` admits them.
+    public var allowedNANPCountries: Set<String>?
     /// Texts per calling code per hour: pumping concentrates on a few premium ranges, while a
     /// real sign-up wave in one country stays well below.
     public var perCountryHourly = 200
@@ -21,8 +26,42 @@ public struct SMSCountryPolicy: Sendable, Equatable {
         PhoneNumberInput.callingCode(of: e164.drop { $0 == "+" })
     }
 
-    /// Whether numbers with this calling code may be texted.
+    /// The country of an E.164 number as the policy counts it: its calling code (`44`), and
+    /// for `+1` the plan country of its area code (`1-US`, `1-JM`), so that one country's area
+    /// codes share a budget and no other's; `1-nongeographic` for toll-free and premium-rate
+    /// codes. Nil for a number without a calling code.
+    public static func country(of e164: String) -> String? {
+        guard let code = callingCode(of: e164) else { return nil }
+        guard code == "1" else { return code }
+        let national = e164.drop { $0 == "+" }.dropFirst()
+        return "1-" + (NANPAreaCodes.country(ofNational: national) ?? "nongeographic")
+    }
+
+    /// How a refusal names the number's country: `+44`, or `+1 876` for a plan number.
+    public static func label(of e164: String) -> String {
+        guard let code = callingCode(of: e164) else { return "+unknown" }
+        guard code == "1" else { return "+\(code)" }
+        return "+1 " + e164.drop { $0 == "+" }.dropFirst().prefix(3)
+    }
+
+    /// Whether numbers with this calling code may be texted (for `+1`, some of them may be:
+    /// ``allows(number:)`` decides by area code).
     public func allows(callingCode: String) -> Bool {
         allowedCallingCodes?.contains(callingCode) ?? true
+    }
+
+    /// Whether this E.164 number may be texted: its calling code is allowed and, for `+1`,
+    /// its area code belongs to an allowed country of the plan.
+    public func allows(number e164: String) -> Bool {
+        guard let code = Self.callingCode(of: e164), allows(callingCode: code) else { return false }
+        guard code == "1", let allowed = allowedNANPCountries else { return true }
+        guard let country = NANPAreaCodes.country(ofNational: e164.drop { $0 == "+" }.dropFirst()) else { return false }
+        return allowed.contains(country)
+    }
+
+    /// Whether `iso` (`US`, `JM`) is a country of the North American numbering plan, which an
+    /// allow-list tells apart by area code.
+    public static func isNANPCountry(_ iso: String) -> Bool {
+        NANPAreaCodes.isMember(iso.uppercased())
     }
 }
