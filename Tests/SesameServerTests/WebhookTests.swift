@@ -76,8 +76,11 @@ struct WebhookTests {
                 storage: storage, settings: settings, delivery: MessageDelivery(email: sender, sms: sender, webhooks: transport),
                 clock: clock, random: SeededRandomSource(seed: 3), logger: logger)
             let clientID = try await storage.listApplications()[0].clientID
-            let webhooks = WebhookAdministration(
+            var webhooks = WebhookAdministration(
                 storage: storage, clock: clock, random: SeededRandomSource(seed: 4), logger: logger)
+            // Loopback receivers are private: allowed here as an operator would, with
+            // webhook_allowed_hosts.
+            webhooks.addressPolicy = WebhookAddressPolicy.parse(["127.0.0.0/8"]).policy
             try await body(
                 World(
                     sesame: sesame, clock: clock, sender: sender, transport: transport, webhooks: webhooks, clientID: clientID))
@@ -169,6 +172,41 @@ struct WebhookTests {
             #expect(secret.hasPrefix("whsec_") && Data(base64Encoded: String(secret.dropFirst(6)))?.count == 32)
             let stored = try #require(try await w.sesame.storage.webhook(id: endpoint.id))
             #expect(!String(decoding: stored.sealedSecret, as: UTF8.self).contains(secret.dropFirst(6)))
+        }
+    }
+
+    /// Attack (server-side request forgery): whoever may register an endpoint aims the server's
+    /// own calls at its private network: the cloud metadata service (169.254.169.254, which
+    /// hands out credentials), a loopback admin port, an RFC 1918 host. A literal private
+    /// address is refused with 400 unless webhook_allowed_hosts lists it.
+    @Test("registering a webhook at a private, link-local or metadata address is refused unless allowed")
+    func webhookToPrivateAddressRegistered() async throws {
+        try await Self.run { w in
+            var strict = w.webhooks
+            strict.addressPolicy = WebhookAddressPolicy()
+            for url in [
+                "https://169.254.169.254/latest/meta-data", "https://10.0.0.7/x", "https://172.16.3.4/x", "https://192.168.1.1/x",
+                "https://100.64.0.1/x", "https://0.0.0.0/x", "https://[fd00::1]/x", "https://[fe80::1]/x", "https://[::1]/x",
+                "https://[::ffff:127.0.0.1]/x", "http://127.0.0.1:9/x", "http://localhost:9/x",
+            ] {
+                await #expect(throws: SesameError.self, "\(url)") {
+                    _ = try await strict.create(url: url, events: ["user.created"])
+                }
+            }
+            await #expect {
+                _ = try await strict.create(url: "https://10.1.2.3/x", events: ["user.created"])
+            } throws: { error in
+                let error = error as? SesameError
+                return error?.kind == .badRequest && error?.message.contains("webhook_allowed_hosts") == true
+            }
+            _ = try await strict.create(url: "https://hooks.example.com/x", events: ["user.created"])
+            strict.addressPolicy = WebhookAddressPolicy.parse(["10.0.0.0/8", "hooks.internal", "localhost"]).policy
+            _ = try await strict.create(url: "https://10.1.2.3/x", events: ["user.created"])
+            _ = try await strict.create(url: "https://hooks.internal/x", events: ["user.created"])
+            _ = try await strict.create(url: "http://localhost:9/x", events: ["user.created"])
+            await #expect(throws: SesameError.self) {
+                _ = try await strict.create(url: "https://192.168.1.1/x", events: ["user.created"])
+            }
         }
     }
 

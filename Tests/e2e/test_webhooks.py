@@ -15,6 +15,11 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from flows import exchange_code, sign_in, start_code
 
+# The receivers listen on loopback, a private address webhooks may reach only when the operator
+# allows it (webhook_allowed_hosts).
+ALLOW_LOOPBACK = {"SESAME_WEBHOOK_ALLOWED_HOSTS": "127.0.0.1"}
+pytestmark = pytest.mark.sesame_env(**ALLOW_LOOPBACK)
+
 ALL_EVENTS = ["user.created", "user.deleted", "user.blocked", "login.succeeded", "login.failed",
               "passkey.registered", "device_key.registered", "delivery.failed"]
 
@@ -118,7 +123,7 @@ def test_events_arrive_signed_and_verify_with_the_reference_library(sesame, rece
         Webhook(create_webhook(sesame, hooks.url, ["user.created"])["secret"]).verify(call["body"], call["headers"])
 
 
-@pytest.mark.sesame_env(SESAME_DELIVERY_RETRY_DELAY="1", SESAME_DELIVERY_MAX_RETRY_DELAY="1")
+@pytest.mark.sesame_env(SESAME_DELIVERY_RETRY_DELAY="1", SESAME_DELIVERY_MAX_RETRY_DELAY="1", **ALLOW_LOOPBACK)
 def test_a_receiver_that_fails_gets_the_same_event_again_until_it_takes_it(sesame, receiver):
     """Two 503 answers, then 200: the event is retried from the outbox with the same
     `webhook-id` (so receivers can drop duplicates), a fresh signature each time, and the
@@ -162,6 +167,16 @@ def test_operators_cannot_point_webhooks_at_plain_http_elsewhere_or_unknown_even
     assert typo.returncode != 0 and "user.craeted" in typo.stderr
 
 
+def test_ssrf_webhooks_at_metadata_or_private_addresses_are_refused(sesame):
+    """Attack (server-side request forgery): an endpoint at the cloud metadata service or an
+    RFC 1918 host would make the server call its own network. Only the allowed loopback is
+    accepted."""
+    for url in ["https://169.254.169.254/latest/meta-data", "https://10.0.0.5/x", "https://[fd00::1]/x"]:
+        refused = sesame.cli("admin", "webhooks", "create", "--url", url, "--events", "user.created", check=False)
+        assert refused.returncode != 0 and "webhook_allowed_hosts" in refused.stderr, (url, refused.stderr)
+    assert sesame.cli_json("admin", "webhooks", "list") == []
+
+
 def test_a_message_the_provider_refuses_is_reported_as_delivery_failed(sesame_factory, receiver, helper, tmp_path):
     """Twilio refuses the account (401, code 20003): the outbox gives up at once and the
     endpoint hears `delivery.failed`, naming the channel but never the code."""
@@ -171,7 +186,7 @@ def test_a_message_the_provider_refuses_is_reported_as_delivery_failed(sesame_fa
     sesame = sesame_factory(env={
         "SESAME_SMS_PROVIDER": "twilio", "SESAME_SMS_TWILIO_ACCOUNT_SID": "AC" + "1" * 32,
         "SESAME_SMS_TWILIO_AUTH_TOKEN": "wrong", "SESAME_SMS_TWILIO_FROM": "+15005550006",
-        "SESAME_SMS_TWILIO_BASE_URL": f"http://127.0.0.1:{port}"})
+        "SESAME_SMS_TWILIO_BASE_URL": f"http://127.0.0.1:{port}", **ALLOW_LOOPBACK})
     hooks = receiver()
     endpoint = create_webhook(sesame, hooks.url, ["delivery.failed"])
     assert start_code(sesame, "+14155550123", connection="sms").status_code == 200

@@ -18,15 +18,24 @@ struct WebhooksCommand: AsyncParsableCommand {
             abstract: "Add an endpoint; prints its whsec_ signing secret once.",
             discussion: "Events: \(WebhookEventType.subscribable.map(\.rawValue).joined(separator: ", ")).")
         @OptionGroup var storage: StorageOptions
-        @Option(help: "Where events are POSTed: an https URL (http only on localhost).") var url: String
+        @Option(
+            help: ArgumentHelp(
+                "Where events are POSTed: an https URL (http only on localhost; private addresses only when listed in "
+                    + "webhook_allowed_hosts)."))
+        var url: String
         @Option(parsing: .upToNextOption, help: "The events to send (space or comma separated).") var events: [String]
         @Flag(help: "Print the endpoint and its secret as JSON.") var json = false
 
         func run() async throws {
             let (url, events) = (url, events.flatMap { $0.split(separator: ",").map(String.init) })
-            let (endpoint, secret) = try await administer(storage, with: WebhookAdministration.self) {
-                try await $0.create(url: url, events: events)
-            }
+            // The configuration says which private hosts endpoints may name (webhook_allowed_hosts).
+            let (endpoint, secret) = try await withConfiguredService(
+                storage,
+                make: { configuration, store in
+                    var webhooks = WebhookAdministration(storage: store, clock: SystemClock(), logger: .command)
+                    webhooks.addressPolicy = configuration.webhookAddressPolicy
+                    return webhooks
+                }, { (webhooks: WebhookAdministration) in try await webhooks.create(url: url, events: events) })
             if json { return try printJSON(WebhookBody(endpoint, secret: secret)) }
             print("webhook \(endpoint.id) → \(endpoint.url) for \(endpoint.events.joined(separator: ", "))")
             print("signing secret (shown once): \(secret)")

@@ -53,6 +53,7 @@ extension ServerConfiguration {
         }
         configuration.trustProxy = values.bool("trust_proxy", default: false)
         configuration.trustedProxies = parseProxies(values)
+        configuration.webhookAddressPolicy = parseWebhookHosts(values)
         configuration.httpIdleTimeout = values.int("http_idle_timeout", default: 30, range: 1...3600)
         configuration.httpThreads = values.optionalInt("http_threads", range: 1...1024)
         configuration.allowConsoleDelivery = values.bool("allow_console_delivery", default: false)
@@ -86,6 +87,15 @@ extension ServerConfiguration {
         configuration.sms = parseSMS(values)
         guard values.problems.isEmpty else { throw ConfigurationError(problems: values.problems) }
         return configuration
+    }
+
+    private static func parseWebhookHosts(_ values: ConfigValues) -> WebhookAddressPolicy {
+        let (policy, invalid) = WebhookAddressPolicy.parse(values.list("webhook_allowed_hosts"))
+        for entry in invalid {
+            values.problem(
+                "webhook_allowed_hosts (SESAME_WEBHOOK_ALLOWED_HOSTS): '\(entry)' is not a host name, address or CIDR range")
+        }
+        return policy
     }
 
     private static func parseProxies(_ values: ConfigValues) -> [IPRange] {

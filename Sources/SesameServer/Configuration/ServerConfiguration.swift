@@ -23,6 +23,10 @@ public import SesameCore
 /// - `trusted_proxies` → `SESAME_TRUSTED_PROXIES` (comma list of addresses and CIDR ranges whose
 ///   forwarding headers are believed instead; setting it implies `trust_proxy`). The client is
 ///   the rightmost forwarded address that is not a trusted proxy.
+/// - `webhook_allowed_hosts` → `SESAME_WEBHOOK_ALLOWED_HOSTS` (none): comma list of host names,
+///   addresses and CIDR ranges webhook calls may reach although they are not public (loopback,
+///   RFC 1918, link-local, unique-local, CGNAT); every other private address is refused, when
+///   an endpoint is registered and after DNS resolution when each call is sent
 /// - `http_idle_timeout` → `SESAME_HTTP_IDLE_TIMEOUT` (30 s): a connection without a complete
 ///   request for this long is closed (slow-header attacks hold no connection longer)
 /// - `http_threads` → `SESAME_HTTP_THREADS` (half the cores, at least one): the threads that
@@ -96,6 +100,8 @@ public struct ServerConfiguration: Sendable {
     public var trustProxy = false
     /// `trusted_proxies`: the proxies whose forwarding headers are believed.
     public var trustedProxies: [IPRange] = []
+    /// `webhook_allowed_hosts`: the private hosts and ranges webhook calls may reach.
+    public var webhookAddressPolicy = WebhookAddressPolicy()
     /// Seconds a connection may stay without a complete request.
     public var httpIdleTimeout = 30
     /// Threads for connection I/O and HTTP parsing; nil for half the cores.

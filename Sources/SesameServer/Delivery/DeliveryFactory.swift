@@ -24,7 +24,7 @@ struct DeliveryFactory {
             sms: smsSender(configuration.sms) ?? console,
             composer: TemplateMessageComposer(
                 templates: try MessageTemplates(storage: storage, defaultLanguages: configuration.messageLanguages)),
-            webhooks: HTTPWebhookTransport())
+            webhooks: HTTPWebhookTransport(policy: configuration.webhookAddressPolicy))
     }
 
     private func emailSender(_ settings: EmailDeliverySettings) throws -> (any MessageSender)? {

@@ -8,6 +8,8 @@ public struct WebhookAdministration: Sendable {
     let clock: any SesameClock
     let random: any RandomSource
     let audit: AuditLog
+    /// Which private addresses endpoints may name (`webhook_allowed_hosts`); none by default.
+    public var addressPolicy = WebhookAddressPolicy()
 
     /// Creates the service over `storage`.
     public init(
@@ -23,7 +25,7 @@ public struct WebhookAdministration: Sendable {
     /// A new endpoint and its signing secret (`whsec_…`), which is not shown again.
     /// - Throws: 400 for a URL that is not `https` (or `http` on loopback) or an unknown event.
     public func create(url: String, events: [String]) async throws -> (endpoint: WebhookEndpoint, secret: String) {
-        try Self.validate(url: url)
+        try Self.validate(url: url, policy: addressPolicy)
         let events = try Self.validate(events: events)
         let secret = WebhookSignature.newSecret(random: random)
         let seal = PayloadSeal(secrets: try await storage.hmacSecrets())
@@ -61,14 +63,22 @@ public struct WebhookAdministration: Sendable {
         SesameError(.notFound, .notFound, "No webhook endpoint has the id \(id).")
     }
 
-    /// Receivers are reached over TLS; plain `http` only on this machine, for development.
-    static func validate(url: String) throws {
+    /// Receivers are reached over TLS; plain `http` only on this machine, for development. A
+    /// literal private address (loopback, RFC 1918, link-local, metadata services…) must be
+    /// allowed by `policy`: the server's calls must not reach its own network for whoever
+    /// registers an endpoint.
+    static func validate(url: String, policy: WebhookAddressPolicy) throws {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
             let scheme = components.scheme?.lowercased()
         else { throw SesameError.invalidRequest("The webhook URL \(url) is not an absolute URL.") }
         let loopback = ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host.lowercased())
         guard scheme == "https" || (scheme == "http" && loopback) else {
             throw SesameError.invalidRequest("A webhook URL must use https (http only on localhost): \(url)")
+        }
+        guard policy.permitsRegistration(host: host) else {
+            throw SesameError.invalidRequest(
+                "The webhook URL \(url) names a private address; list it in webhook_allowed_hosts "
+                    + "(SESAME_WEBHOOK_ALLOWED_HOSTS) to send events there.")
         }
     }
 
