@@ -12,6 +12,6 @@ public enum StorageConformance {
             + DeliveryChecks.all + WebhookChecks.all + MessageTemplateChecks.all + AuditChecks.all + UserSearchChecks.all
             + GrantChecks.all
             + SupportChecks.all
-            + PasskeyChecks.all + DeviceKeyChecks.all + SettingsChecks.all + SecurityChecks.all
+            + PasskeyChecks.all + DeviceKeyChecks.all + SettingsChecks.all + SecurityChecks.all + VerificationChecks.all
     }
 }

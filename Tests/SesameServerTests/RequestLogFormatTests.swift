@@ -17,10 +17,10 @@ struct RequestLogFormatTests {
 
     @Test("a caller's request id is kept only when short and plain")
     func usableID() {
-        #expect(RequestLogMiddleware.usableID("trace-42") == "trace-42")
-        #expect(RequestLogMiddleware.usableID("a b") == nil)
-        #expect(RequestLogMiddleware.usableID("line\nforged") == nil)
-        #expect(RequestLogMiddleware.usableID(String(repeating: "a", count: 129)) == nil)
-        #expect(RequestLogMiddleware.usableID(nil) == nil)
+        #expect(RequestID.usable("trace-42") == "trace-42")
+        #expect(RequestID.usable("a b") == nil)
+        #expect(RequestID.usable("line\nforged") == nil)
+        #expect(RequestID.usable(String(repeating: "a", count: 129)) == nil)
+        #expect(RequestID.usable(nil) == nil)
     }
 }

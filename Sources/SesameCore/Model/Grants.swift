@@ -16,13 +16,23 @@ public struct AuthorizationCode: Sendable, Codable, Equatable {
     /// When the person last proved who they are: now for a fresh login, earlier for a code
     /// from a browser session (`auth_time`). Nil on codes stored before sessions existed.
     public var authTime: Date?
+    /// Whether the user's address was proven when the code was issued: a refresh token is
+    /// given for it only then, whatever happened before the exchange. Nil on codes stored
+    /// before this was recorded (the user's state at the exchange decides).
+    public var identifierVerified: Bool?
+    /// The login (refresh-token family) the code's exchange started, recorded as the code is
+    /// consumed, so a second presentation of the code can end that login (RFC 6749 §4.1.2).
+    public var familyID: String?
 
     /// Creates an authorization code record.
     public init(
         codeHash: [UInt8], clientID: String, userID: String, redirectURI: String, scope: String, nonce: String?,
-        audience: String?, codeChallenge: String?, createdAt: Date, expiresAt: Date, authTime: Date? = nil
+        audience: String?, codeChallenge: String?, createdAt: Date, expiresAt: Date, authTime: Date? = nil,
+        identifierVerified: Bool? = nil, familyID: String? = nil
     ) {
         self.authTime = authTime
+        self.identifierVerified = identifierVerified
+        self.familyID = familyID
         self.codeHash = codeHash
         self.clientID = clientID
         self.userID = userID

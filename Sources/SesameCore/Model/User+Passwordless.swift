@@ -22,3 +22,20 @@ extension User {
         return "https://secure.gravatar.com/avatar/\(digest)?s=480&r=pg&d=identicon"
     }
 }
+
+extension User {
+    /// The user once a code or link first proves the address on `connection`: verified, every
+    /// token before `now` dead, and the profile as a code login would have made it. What anyone
+    /// could write while the address was unproven (a passkey signup's name, nickname, picture
+    /// and second address, self-service `user_metadata`) goes: it may be a stranger's.
+    /// Operators' `app_metadata` stays.
+    public mutating func proveAddress(on connection: Connection, at now: Date) {
+        let fresh = User.newPasswordless(id: id, connection: connection, identifier: identifier, at: now)
+        (name, nickname, picture) = (fresh.name, fresh.nickname, fresh.picture)
+        (email, emailVerified, phoneNumber, phoneVerified) =
+            (fresh.email, fresh.emailVerified, fresh.phoneNumber, fresh.phoneVerified)
+        userMetadata = nil
+        tokensValidAfter = now
+        updatedAt = now
+    }
+}
