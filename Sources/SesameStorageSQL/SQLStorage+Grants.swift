@@ -8,10 +8,11 @@ extension SQLStorage: GrantRepository {
             try await db.raw(
                 """
                 INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, nonce, audience,
-                code_challenge, created_at, expires_at, auth_time) VALUES (\(bind: Data(code.codeHash)),
+                code_challenge, created_at, expires_at, auth_time, identifier_verified) VALUES (\(bind: Data(code.codeHash)),
                 \(bind: code.clientID), \(bind: code.userID), \(bind: code.redirectURI), \(bind: code.scope),
                 \(bind: code.nonce), \(bind: code.audience), \(bind: code.codeChallenge), \(bind: code.createdAt.sqlValue),
-                \(bind: code.expiresAt.sqlValue), \(bind: code.authTime?.sqlValue))
+                \(bind: code.expiresAt.sqlValue), \(bind: code.authTime?.sqlValue),
+                \(bind: code.identifierVerified?.sqlValue))
                 """
             ).run()
         }
@@ -180,6 +181,7 @@ extension SQLStorage: GrantRepository {
             redirectURI: try row.string("redirect_uri"), scope: try row.string("scope"), nonce: try row.optionalString("nonce"),
             audience: try row.optionalString("audience"), codeChallenge: try row.optionalString("code_challenge"),
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-            authTime: try row.optionalDate("auth_time"))
+            authTime: try row.optionalDate("auth_time"),
+            identifierVerified: try row.decode(column: "identifier_verified", as: Int64?.self).map { $0 != 0 })
     }
 }

@@ -55,25 +55,30 @@ extension SQLStorage: UserRepository {
     }
 
     public func updateUser(id: String, _ transform: @escaping @Sendable (inout User) throws -> Void) async throws -> User {
-        try await executor.transaction { db in
-            guard let row = try await db.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE id = \(bind: id)").first()
-            else { throw StorageError.notFound("user \(id)") }
-            var user = try Self.user(from: row)
-            try transform(&user)
-            try await db.raw(
-                """
-                UPDATE users SET email = \(bind: user.email), email_verified = \(bind: user.emailVerified.sqlValue),
-                phone_number = \(bind: user.phoneNumber), phone_verified = \(bind: user.phoneVerified.sqlValue),
-                name = \(bind: user.name), nickname = \(bind: user.nickname), picture = \(bind: user.picture),
-                blocked = \(bind: user.blocked.sqlValue), updated_at = \(bind: user.updatedAt.sqlValue),
-                tokens_valid_after = \(bind: user.tokensValidAfter?.sqlValue),
-                user_metadata = \(bind: try metadataText(user.userMetadata)),
-                app_metadata = \(bind: try metadataText(user.appMetadata))
-                WHERE id = \(bind: id)
-                """
-            ).run()
-            return user
-        }
+        try await executor.transaction { db in try await Self.updateUser(id: id, transform, db: db) }
+    }
+
+    /// Reads the user, applies `transform` and saves it, inside the caller's transaction.
+    static func updateUser(
+        id: String, _ transform: @Sendable (inout User) throws -> Void, db: any SQLDatabase
+    ) async throws -> User {
+        guard let row = try await db.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE id = \(bind: id)").first()
+        else { throw StorageError.notFound("user \(id)") }
+        var user = try Self.user(from: row)
+        try transform(&user)
+        try await db.raw(
+            """
+            UPDATE users SET email = \(bind: user.email), email_verified = \(bind: user.emailVerified.sqlValue),
+            phone_number = \(bind: user.phoneNumber), phone_verified = \(bind: user.phoneVerified.sqlValue),
+            name = \(bind: user.name), nickname = \(bind: user.nickname), picture = \(bind: user.picture),
+            blocked = \(bind: user.blocked.sqlValue), updated_at = \(bind: user.updatedAt.sqlValue),
+            tokens_valid_after = \(bind: user.tokensValidAfter?.sqlValue),
+            user_metadata = \(bind: try metadataText(user.userMetadata)),
+            app_metadata = \(bind: try metadataText(user.appMetadata))
+            WHERE id = \(bind: id)
+            """
+        ).run()
+        return user
     }
 
     public func deleteUser(id: String, at: Date) async throws {

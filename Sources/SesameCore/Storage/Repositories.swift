@@ -22,6 +22,17 @@ public protocol UserRepository: Sendable {
     /// transaction, so a blocked user never keeps a live token. Throws `.notFound`.
     func setUserBlocked(id: String, _ blocked: Bool, at: Date) async throws -> User
     /// Records a successful login in one atomic step: creates `newUser` if no user has its
+    /// The first proof of the user's address, in one transaction: applies `transform` to the
+    /// stored user and saves it, and ends what anyone could have made while the address was
+    /// unproven: passkeys created up to `at`, device keys, refresh tokens (revoked at `at`),
+    /// authorization codes not yet exchanged, link requests of the address still pending or
+    /// approved (refused at `at`, except the one of challenge `keepingChallenge`, which this
+    /// very proof answers), live passkey ceremonies of the user or of a signup for the address,
+    /// and browser sessions. Throws `.notFound`.
+    func verifyAddress(
+        userID id: String, keepingChallenge challengeID: String?, at: Date,
+        _ transform: @escaping @Sendable (inout User) throws -> Void
+    ) async throws -> AddressVerification
     /// (connection, identifier), otherwise bumps the existing user's count. Two concurrent
     /// first logins therefore create one user.
     func recordLogin(_ newUser: User, at: Date) async throws -> User

@@ -29,15 +29,17 @@ public struct TokenIssuer: Sendable {
     ///   - refreshToken: a refresh token already stored for this response (rotation), or nil
     ///     to start a new family when `offline_access` is granted.
     ///   - familyID: the login the tokens belong to; nil starts a new one.
+    ///   - refreshAllowed: false when the login may not start a refresh-token family whatever
+    ///     the user is now (a code issued while the address was unproven).
     public func issue(
         for user: User, _ request: TokenGrantRequest, authTime: Date, now: Date, refreshToken: String? = nil,
-        familyID: String? = nil
+        familyID: String? = nil, refreshAllowed: Bool = true
     ) async throws -> TokenResponse {
         try checkAudience(request.audience)
         let login = IssuedLogin(familyID: familyID ?? random.orderedHex(at: now), authTime: authTime, now: now)
         let idToken = request.scope.contains("openid") ? try await idToken(user, request, login) : nil
         var refresh = refreshToken
-        if refresh == nil, wantsRefreshToken(request, for: user) {
+        if refresh == nil, refreshAllowed, wantsRefreshToken(request, for: user) {
             refresh = try await storeRefreshToken(for: user, request, login).secret
         }
         // Only a login with a refresh-token family can be revoked as a family; naming one in

@@ -17,7 +17,7 @@ extension TokenService {
                 userID: user.userID, redirectURI: redirectURI, scope: Scope(parameters.scope).description,
                 nonce: parameters.nonce, audience: parameters.audience, codeChallenge: parameters.codeChallenge,
                 createdAt: now, expiresAt: now.addingTimeInterval(Double(issuer.settings.authorizationCodeLifetime)),
-                authTime: authTime ?? now))
+                authTime: authTime ?? now, identifierVerified: user.identifierVerified))
         return code
     }
 
@@ -47,9 +47,23 @@ extension TokenService {
         }
         try verifyPKCE(challenge: grant.codeChallenge, verifier: codeVerifier, application: application)
         let user = try await liveUser(grant.userID)
+        // A code issued before the user's tokens were last revoked (the address's first
+        // verification, a block) belongs to whoever held the account then: it dies with them.
+        if let validAfter = user.tokensValidAfter, grant.createdAt.epochMilliseconds < validAfter.epochMilliseconds {
+            throw SesameError.invalidGrant("Invalid authorization code", logDetail: "code issued before tokens_valid_after")
+        }
+        // Issued while the address was unproven and proven since: whoever held the account
+        // then may not be its owner, even when both happened within one millisecond.
+        if grant.identifierVerified == false, user.identifierVerified {
+            throw SesameError.invalidGrant("Invalid authorization code", logDetail: "code issued before the address was proven")
+        }
         let request = TokenGrantRequest(
             application: application, scope: Scope(grant.scope), audience: grant.audience, nonce: grant.nonce)
-        return try await issuer.issue(for: user, request, authTime: grant.authTime ?? grant.createdAt, now: clock.now())
+        // Whether the login earns a refresh token is decided by the account as it was when the
+        // code was issued: a code of an unproven account stays one, whatever happened since.
+        return try await issuer.issue(
+            for: user, request, authTime: grant.authTime ?? grant.createdAt, now: clock.now(),
+            refreshAllowed: grant.identifierVerified ?? true)
     }
 
     private func verifyPKCE(challenge: String?, verifier: String?, application: Application) throws {

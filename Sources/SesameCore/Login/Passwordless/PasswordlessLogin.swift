@@ -45,7 +45,8 @@ public struct PasswordlessLogin: Sendable {
             checked = retried
         }
         let (connection, recipient, attempt) = checked
-        return try await candidateUser(connection: connection, recipient: recipient, stored: attempt.user)
+        return try await candidateUser(
+            connection: connection, recipient: recipient, stored: attempt.user, challengeID: attempt.challenge.id)
     }
 
     /// Checks a secret without consuming it (`/passwordless/verify`): a wrong one counts as
@@ -105,36 +106,37 @@ public struct PasswordlessLogin: Sendable {
     }
 
     /// The user to record: `stored` (the attempt read it while consuming), or a new one.
-    private func candidateUser(connection: Connection, recipient: String, stored: User?) async throws -> User {
+    private func candidateUser(
+        connection: Connection, recipient: String, stored: User?, challengeID: String
+    ) async throws -> User {
         guard let existing = stored else {
             let now = clock.now()
             return User.newPasswordless(id: random.orderedHex(at: now), connection: connection, identifier: recipient, at: now)
         }
         let verified = connection.strategy == .email ? existing.emailVerified : existing.phoneVerified
-        return verified ? existing : try await verifyAddress(of: existing, on: connection)
+        return verified ? existing : try await verifyAddress(of: existing, on: connection, challengeID: challengeID)
     }
 
     /// The first code or link used for an address that signed up with a passkey proves the
-    /// address. Everything created before that dies: passkeys, device keys, refresh-token
-    /// families and every token issued so far, because whoever made them never proved they
-    /// own the address (account pre-hijacking: sign up with a victim's email first, then keep
-    /// a way in after the victim starts using the account). The address is marked verified
-    /// last, so a crash part-way leaves it unverified and the next code repeats the cleanup.
-    private func verifyAddress(of user: User, on connection: Connection) async throws -> User {
+    /// address. Everything made before that dies, in one storage operation: passkeys, device
+    /// keys, refresh-token families, authorization codes not yet exchanged, link requests,
+    /// passkey ceremonies, browser sessions and every token issued so far, and the profile
+    /// fields anyone could have set; whoever made them never proved they own the address
+    /// (account pre-hijacking: sign up with a victim's email first, then keep a way in after
+    /// the victim starts using the account).
+    /// - Parameter challengeID: the challenge this proof consumed; its own link request lives on.
+    private func verifyAddress(of user: User, on connection: Connection, challengeID: String) async throws -> User {
         let now = clock.now()
-        let passkeys = try await storage.deletePasskeys(userID: user.id, createdBefore: now.addingTimeInterval(0.001))
-        let deviceKeys = try await storage.deleteDeviceCredentials(userID: user.userID)
-        try await storage.revokeRefreshTokens(userID: user.userID, at: now)
-        let updated = try await storage.updateUser(id: user.id) { user in
-            if connection.strategy == .email { user.emailVerified = true } else { user.phoneVerified = true }
-            user.tokensValidAfter = now
-            user.updatedAt = now
+        let outcome = try await storage.verifyAddress(userID: user.id, keepingChallenge: challengeID, at: now) {
+            $0.proveAddress(on: connection, at: now)
         }
         await coordinator.audit(
-            .addressVerified, user: updated.userID,
-            detail: "\(connection.name): removed \(passkeys) passkey(s) and \(deviceKeys) device key(s) and revoked every "
-                + "token issued before verification")
-        return updated
+            .addressVerified, user: outcome.user.userID,
+            detail: "\(connection.name): removed \(outcome.passkeys) passkey(s) and \(outcome.deviceKeys) device key(s), "
+                + "ended \(outcome.authorizationCodes) authorization code(s), \(outcome.linkRequests) link request(s), "
+                + "\(outcome.passkeySessions) passkey ceremony(ies) and \(outcome.browserSessions) browser session(s), "
+                + "and revoked every token issued before verification")
+        return outcome.user
     }
 
     /// The answer when the recipient has no live code. The description stays Auth0's (SDKs
