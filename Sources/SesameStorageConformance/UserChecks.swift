@@ -29,7 +29,11 @@ enum UserChecks {
             try await expect(try await store.isRefreshFamilyRevoked("f1"), "blocking revokes the user's refresh tokens")
             try await store.createRefreshToken(Fixture.refreshToken(family: "f2", hash: 2, at: now))
             let unblocked = try await store.setUserBlocked(id: user.id, false, at: now)
-            try await expect(!unblocked.blocked, "unblocking")
+            let stored = try await store.user(id: user.id)
+            try await expect(
+                blocked.tokensValidAfter == now && stored?.tokensValidAfter == now,
+                "blocking ends every token issued before it, in the same write")
+            try await expect(!unblocked.blocked && unblocked.tokensValidAfter == now, "unblocking revives none")
             try await expect(!(try await store.isRefreshFamilyRevoked("f2")), "unblocking revokes nothing")
             try await store.deleteUser(id: user.id, at: now)
             try await expect(try await store.isRefreshFamilyRevoked("f2"), "deleting revokes the user's refresh tokens")

@@ -91,11 +91,15 @@ extension SQLStorage: UserRepository {
     }
 
     public func setUserBlocked(id: String, _ blocked: Bool, at: Date) async throws -> User {
-        try await executor.transaction { db in
+        // A block ends every token issued so far, not only refresh tokens: access tokens
+        // without a family, authorization codes and browser sessions would otherwise come
+        // back to life at the unblock.
+        let validAfter: SQLQueryString = blocked ? ", tokens_valid_after = \(bind: at.sqlValue)" : ""
+        return try await executor.transaction { db in
             guard
                 let row = try await db.raw(
                     """
-                    UPDATE users SET blocked = \(bind: blocked.sqlValue), updated_at = \(bind: at.sqlValue)
+                    UPDATE users SET blocked = \(bind: blocked.sqlValue), updated_at = \(bind: at.sqlValue)\(validAfter)
                     WHERE id = \(bind: id) RETURNING \(unsafeRaw: Self.userColumns)
                     """
                 ).first()

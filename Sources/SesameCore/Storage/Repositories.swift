@@ -18,8 +18,9 @@ public protocol UserRepository: Sendable {
     func updateUser(id: String, _ transform: @escaping @Sendable (inout User) throws -> Void) async throws -> User
     /// Deletes a user and revokes their refresh tokens at `at`, in one transaction; throws `.notFound`.
     func deleteUser(id: String, at: Date) async throws
-    /// Sets whether a user is blocked; blocking also revokes their refresh tokens, in the same
-    /// transaction, so a blocked user never keeps a live token. Throws `.notFound`.
+    /// Sets whether a user is blocked; blocking also revokes their refresh tokens and sets
+    /// `tokensValidAfter` to `at`, in the same transaction, so a blocked user never keeps a
+    /// live token, and an unblock revives none issued before the block. Throws `.notFound`.
     func setUserBlocked(id: String, _ blocked: Bool, at: Date) async throws -> User
     /// Records a successful login in one atomic step: creates `newUser` if no user has its
     /// The first proof of the user's address, in one transaction: applies `transform` to the
