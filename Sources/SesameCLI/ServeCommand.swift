@@ -101,9 +101,11 @@ extension Banner {
     /// A channel's provider, or what happens to its codes without one.
     static func provider(_ name: String, _ configuration: ServerConfiguration, console: String) -> String {
         guard name == "console" else { return name }
-        return configuration.consoleDeliveryAllowed
-            ? console + (configuration.allowConsoleDelivery ? ", allowed beyond loopback by allow_console_delivery" : "")
-            : "none: refused (no provider, and codes are not logged on a non-loopback host; see allow_console_delivery)"
+        guard let refusal = configuration.consoleDeliveryRefusal else { return console }
+        return configuration.allowConsoleDelivery
+            ? console + ", CODES ARE LOGGED although \(refusal): allowed by allow_console_delivery"
+            : "none: refused (no provider, and codes are not logged because \(refusal); "
+                + "configure a provider, or set allow_console_delivery)"
     }
 }
 

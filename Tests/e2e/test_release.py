@@ -153,6 +153,8 @@ def test_the_sample_configuration_starts(unpacked, tmp_path):
         assert server.issuer == json.loads((unpacked / "deploy" / "sesame.json").read_text())["issuer"]
         banner = "".join(server.stdout_lines)
         assert re.search(r"email codes:\s+smtp", banner), banner
+        # A public server (https issuer, a trusted proxy) never prints SMS codes to its log.
+        assert re.search(r"sms codes:\s+none: refused", banner), banner
         assert requests.get(server.url("/health"), timeout=10).json() == {"status": "ok"}
     finally:
         server.stop()

@@ -33,8 +33,9 @@ public import SesameCore
 ///   read, parse and write connections; the others run the handlers, whose signatures are
 ///   most of a login
 /// - `allow_console_delivery` → `SESAME_ALLOW_CONSOLE_DELIVERY` (false): a channel without a
-///   provider prints its codes to the log only when Sesame listens on loopback or this is true;
-///   otherwise that channel refuses to send
+///   provider prints its codes to the log only when this is true or Sesame is private: it
+///   listens on loopback, its issuer is not https and no proxy is trusted; otherwise that
+///   channel refuses to send
 /// - `rate_limit.start_per_ip` (50) / `rate_limit.start_per_ip_window` (3600 s),
 ///   `rate_limit.start_per_recipient` (5) / `rate_limit.start_per_recipient_window` (900 s)
 /// - `tokens.id_token_lifetime` (36000), `tokens.access_token_lifetime` (86400),
@@ -143,10 +144,23 @@ public struct ServerConfiguration: Sendable {
         return trustProxy ? .localNetworks : .none
     }
 
-    /// Whether codes may go to the console outbox (the log): only where nobody else can reach
-    /// the server, or where the operator said so.
+    /// Whether codes may go to the console outbox (the log, and the outbox table in clear): only
+    /// where nobody else can reach the server, or where the operator said so. A loopback
+    /// listener behind a reverse proxy is reachable by everyone, so an https issuer or trusted
+    /// proxies count as public too.
     public var consoleDeliveryAllowed: Bool {
-        allowConsoleDelivery || ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+        allowConsoleDelivery || consoleDeliveryRefusal == nil
+    }
+
+    /// Why the console outbox is not used without `allow_console_delivery`; nil where it is
+    /// (a loopback listener that no proxy publishes: development).
+    public var consoleDeliveryRefusal: String? {
+        guard ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.") else {
+            return "Sesame listens beyond loopback"
+        }
+        if settings.issuer.lowercased().hasPrefix("https://") { return "the issuer is https, so the server is public" }
+        if trustProxy || !trustedProxies.isEmpty { return "a trusted proxy publishes this server" }
+        return nil
     }
 
     /// A configuration with every default, for tests and embedding.
