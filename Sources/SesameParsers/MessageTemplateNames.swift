@@ -7,8 +7,9 @@ public enum MessageTemplateNames {
     /// Every template name, layout first.
     public static let all: [String] = [layout] + kinds.flatMap(parts(of:))
 
-    /// The messages: email or SMS, with a code or a link.
-    public static let kinds = ["email-code", "email-link", "sms-code", "sms-link"]
+    /// The messages: email or SMS, with a code or a link; and the email that warns a person
+    /// someone is guessing their codes (`email-notice`).
+    public static let kinds = ["email-code", "email-link", "sms-code", "sms-link", "email-notice"]
 
     /// The parts of a message kind: an email has a subject, a text and an HTML part.
     public static func parts(of kind: String) -> [String] {

@@ -79,6 +79,74 @@ struct CodeAbuseTests {
         }
     }
 
+    /// Attack: lockout by a stranger. Anyone can start a code for the victim's address and guess
+    /// wrong three times, four times over (14 requests); with one budget per address, the
+    /// victim's own right code and magic-link confirmation then got 429 for up to an hour, and
+    /// about 40 requests a day kept them out. The budget is per source now, under a much
+    /// higher ceiling for the address, and the victim is told by email, once a day.
+    @Test("lockout by a stranger: wrong codes from one address do not lock the victim out of codes or links")
+    func lockoutByStranger() async throws {
+        let attacker: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.66"]
+        let victim: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.20"]
+        // The victim's own browser confirms the link from the harness's default address.
+        @Sendable func guess(_ h: Harness, _ code: String, from headers: HTTPFields) async throws -> TestResponse {
+            try await h.post(
+                "/oauth/token",
+                [
+                    "grant_type": GrantType.passwordlessOTP, "client_id": h.clientID, "realm": "email",
+                    "username": "ana@example.com", "otp": code, "scope": "openid",
+                ], headers: headers)
+        }
+        try await Harness.run { h in
+            for _ in 0..<4 {
+                #expect(try await h.start(email: "ana@example.com", from: "203.0.113.66").status == .ok)
+                for _ in 0..<3 { _ = try await guess(h, "000000", from: attacker) }
+            }
+            let stopped = try await guess(h, "000000", from: attacker)
+            #expect(stopped.status == .tooManyRequests && stopped.error?.error == "too_many_attempts", "guesses stay bounded")
+            #expect(try await h.start(email: "ana@example.com", from: "198.51.100.20").status == .ok)
+            let code = try #require(h.code(for: "ana@example.com"))
+            #expect(try await guess(h, code, from: victim).status == .ok, "the victim's own code works")
+            h.clock.advance(by: 900)  // the address's start limit (5 per 15 minutes), not the budget
+            let link = try await MagicLinkTests().sendLink(h)
+            let confirmed = try await MagicLinkTests().confirm(h, link)
+            #expect(confirmed.status == .seeOther, "the victim's magic link works")
+            #expect(confirmed.headers[.location]?.contains("code=") == true)
+            // The person is told, once a day however long the attack lasts, and it is audited.
+            for _ in 0..<3 { _ = try await guess(h, "000000", from: attacker) }
+            let notices = h.sender.sent(to: "ana@example.com").filter { $0.code == nil && $0.link == nil }
+            #expect(notices.count == 1)
+            #expect(notices.first?.subject?.contains("trying to sign in") == true)
+            let audit = try await h.sesame.storage.recentAuditEvents(limit: 100)
+            #expect(audit.filter { $0.type == "address_under_attack" }.count == 1)
+        }
+    }
+
+    /// Attack: the same lockout from many addresses (a botnet). Each source has its own budget,
+    /// so the address's ceiling across all of them is what bounds guessing.
+    @Test("guessing from many addresses: the address's ceiling across all sources still bounds guesses")
+    func guessingFromManyAddresses() async throws {
+        try await Harness.run(configure: {
+            $0.failureCeiling = [RateLimitRule(limit: 12, windowSeconds: 3600)]
+            $0.startLimitPerRecipient = RateLimitRule(limit: 100, windowSeconds: 900)
+        }) { h in
+            var refused = 0
+            for source in 0..<8 {
+                #expect(try await h.start(email: "ana@example.com", from: "203.0.113.\(source)").status == .ok)
+                for _ in 0..<3 {
+                    let response = try await h.post(
+                        "/oauth/token",
+                        [
+                            "grant_type": GrantType.passwordlessOTP, "client_id": h.clientID, "realm": "email",
+                            "username": "ana@example.com", "otp": "000000",
+                        ], headers: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.\(source)"])
+                    if response.status == .tooManyRequests { refused += 1 }
+                }
+            }
+            #expect(refused == 24 - 12, "12 wrong codes in all, then every source is refused")
+        }
+    }
+
     /// Attack: a short code is easy to guess within the budgets; fewer than 6 digits is refused.
     @Test("short codes: code_length below 6 is refused, and a stored 4-digit policy still sends 6")
     func shortCodes() async throws {

@@ -162,6 +162,8 @@ struct MessageTemplateTests {
                     let parts = try await admin.render(kind: kind, language: language, scope: .all)
                     #expect(parts.map(\.name) == MessageTemplateNames.parts(of: kind), "\(kind) in \(language)")
                     #expect(parts.allSatisfy { !$0.text.isEmpty }, "\(kind) in \(language)")
+                    // The notice (someone is guessing the address's codes) carries no secret.
+                    guard !kind.hasSuffix("notice") else { continue }
                     let secret = kind.hasSuffix("link") ? "verification_code=123456" : "123456"
                     #expect(parts.first { $0.name.hasSuffix(".text") }?.text.contains(secret) == true, "\(kind) in \(language)")
                 }

@@ -6,8 +6,9 @@ public import SesameAPI
 /// delivery worker composes and sends the message, so a template fixed while a message waits
 /// applies to it.
 public struct MessageContent: Codable, Sendable, Equatable {
-    /// Whether the message carries a code to type or a link to open.
-    public enum Kind: String, Codable, Sendable { case code, link }
+    /// Whether the message carries a code to type or a link to open, or is a notice with
+    /// neither (a warning that someone is guessing the address's codes).
+    public enum Kind: String, Codable, Sendable { case code, link, notice }
 
     public var channel: OutgoingMessage.Channel
     /// An email address or an E.164 phone number.

@@ -8,6 +8,14 @@ public struct PlainMessageComposer: MessageComposer {
         let app = content.applicationName
         let minutes = content.lifetimeMinutes
         let expiry = "It expires in \(minutes) minute\(minutes == 1 ? "" : "s")"
+        if content.kind == .notice {
+            let body = """
+                Someone has been entering wrong sign-in codes for this address at \(app). They were \
+                stopped, and your own sign-ins still work. If it was not you, you need do nothing; \
+                never share a code you receive.
+                """
+            return message(content, subject: "Someone is trying to sign in to \(app) as you", body: body)
+        }
         switch (content.channel, content.link) {
         case (.sms, let link?):
             return message(content, subject: nil, body: "Sign in to \(app): \(link)")

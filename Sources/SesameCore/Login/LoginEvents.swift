@@ -30,6 +30,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case loginRefused = "login_refused"
     case otpFailed = "otp_failed"
     case otpFailureBudgetExhausted = "otp_failure_budget_exhausted"
+    /// The owner of an address was warned by email that someone is guessing its codes.
+    case addressUnderAttack = "address_under_attack"
     /// A text message was refused by the SMS-pumping defence (country or hourly budget).
     case smsRefused = "sms_refused"
     /// The outbox gave up on a message or webhook call (a permanent refusal, or its deadline).

@@ -31,7 +31,14 @@ public struct LoginSettings: Sendable, Equatable {
     public var startLimitPerRecipient = RateLimitRule(limit: 5, windowSeconds: 900)
     /// Wrong codes a recipient may make across all of its codes, per window (10 an hour, 30 a
     /// day): past either, every attempt is refused until the window ends.
+    /// These budgets are per source (recipient and client address), so a stranger cannot lock
+    /// the person out; ``failureCeiling`` bounds all sources together.
     public var failureBudget = [RateLimitRule(limit: 10, windowSeconds: 3600), RateLimitRule(limit: 30, windowSeconds: 86400)]
+    /// Wrong codes a recipient may get from all sources together, per window (100 an hour, 300
+    /// a day): the bound on guessing from many addresses at once.
+    public var failureCeiling = [
+        RateLimitRule(limit: 100, windowSeconds: 3600), RateLimitRule(limit: 300, windowSeconds: 86400),
+    ]
     /// `/passkey/register` calls per IP per window.
     public var passkeySignupLimitPerIP = RateLimitRule(limit: 50, windowSeconds: 3600)
     /// `/passkey/challenge` calls per IP per window (the hosted page asks one per view).

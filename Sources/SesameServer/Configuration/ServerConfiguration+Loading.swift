@@ -129,6 +129,14 @@ extension ServerConfiguration {
             RateLimitRule(
                 limit: values.int("rate_limit.otp_failures_per_day", default: 30, range: 1...100_000), windowSeconds: 86400),
         ]
+        settings.failureCeiling = [
+            RateLimitRule(
+                limit: values.int("rate_limit.otp_failures_all_sources_per_hour", default: 100, range: 1...1_000_000),
+                windowSeconds: 3600),
+            RateLimitRule(
+                limit: values.int("rate_limit.otp_failures_all_sources_per_day", default: 300, range: 1...10_000_000),
+                windowSeconds: 86400),
+        ]
         settings.passkeySignupLimitPerIP = RateLimitRule(
             limit: values.int("rate_limit.passkey_register_per_ip", default: 50, range: 1...100_000_000), windowSeconds: 3600)
         settings.passkeyChallengeLimitPerIP = RateLimitRule(

@@ -48,7 +48,9 @@ public import SesameCore
 /// - `tokens.recent_login_window` (300 s): how recent a login must be to register a device key
 ///   or change passkeys with an access token
 /// - `rate_limit.otp_failures_per_hour` (10) / `rate_limit.otp_failures_per_day` (30): wrong
-///   codes per recipient across all its codes before every attempt is refused until the window ends
+///   codes per recipient from one client address across all its codes before its attempts are
+///   refused until the window ends; `rate_limit.otp_failures_all_sources_per_hour` (100) /
+///   `_per_day` (300): the same from all addresses together
 /// - `rate_limit.passkey_register_per_ip` (50) / `rate_limit.passkey_challenge_per_ip` (300): per hour
 /// - `sweep_interval` (300 s): how often each instance deletes expired rows
 /// - `connections.email.*` and `connections.sms.*`: `code_length` (6, at least 6), `code_lifetime` (180),

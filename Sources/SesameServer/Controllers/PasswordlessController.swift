@@ -41,7 +41,9 @@ struct PasswordlessController {
         let body = try await RequestParameters.parse(request, context: context, allowForm: true)
         let username = try body.string("username") ?? body.string("email") ?? body.string("phone_number")
         let code = try body.string("password") ?? body.string("verification_code")
-        let credentials = PasswordlessCredentials(connection: try body.string("connection"), username: username, code: code)
+        let credentials = PasswordlessCredentials(
+            connection: try body.string("connection"), username: username, code: code,
+            ip: context.clientIP(request, proxies: proxies))
         let clientID = try body.string("client_id")
         try await LegacyErrors.translate { try await passwordless.verify(credentials, clientID: clientID) }
         return try Responses.json(["verified": true])

@@ -21,7 +21,7 @@ extension LinkRequests {
                 "The numbers did not match, so this sign-in was stopped. Start again on the other screen.")
         }
         let candidate = try await passwordless.consume(
-            credentials, clientID: request.clientID, challengeID: request.challengeID)
+            credentials.from(ip), clientID: request.clientID, challengeID: request.challengeID)
         let user: User
         do {
             user = try await coordinator.recordLogin(candidate, method: .magicLink, clientID: request.clientID, ip: ip)

@@ -24,7 +24,7 @@ public struct PasswordlessLogin: Sendable {
     public func finish(
         _ credentials: PasswordlessCredentials, request: TokenGrantRequest, method: LoginMethod = .otp, ip: String?
     ) async throws -> TokenResponse {
-        let user = try await consume(credentials, clientID: request.application.clientID)
+        let user = try await consume(credentials.from(ip), clientID: request.application.clientID)
         return try await coordinator.completeLogin(user, method: method, request: request, ip: ip)
     }
 
@@ -68,7 +68,7 @@ public struct PasswordlessLogin: Sendable {
         }
         guard let code = credentials.code else { throw SesameError.invalidRequest("Missing required parameter: otp") }
         guard let recipient = normalize(username, for: connection) else { throw wrongCode(connection, detail: "bad username") }
-        let budget = FailureBudget(storage: storage, rules: settings.failureBudget, key: "\(connection.name):\(recipient)")
+        let budget = failureBudget(connection, recipient, ip: credentials.ip)
         // The attempt is counted in the statement that may consume, and only while the
         // recipient's failure budget lasts: a right guess that loses a race to another finds
         // the challenge consumed, and fails like a wrong one.
@@ -85,9 +85,11 @@ public struct PasswordlessLogin: Sendable {
         }
         let challenge = attempt.challenge
         guard hasher.matches(code, stored: challenge.secretHash, purpose: .challenge) else {
-            await coordinator.audit(.otpFailed, detail: "\(connection.name) attempt \(challenge.attempts)")
-            if try await budget.spend(at: clock.now()) {
-                await coordinator.audit(.otpFailureBudgetExhausted, detail: "\(connection.name) recipient budget spent")
+            await coordinator.audit(.otpFailed, ip: credentials.ip, detail: "\(connection.name) attempt \(challenge.attempts)")
+            let exhausted = try await budget.spendReporting(at: clock.now())
+            if !exhausted.isEmpty {
+                await budgetSpent(
+                    exhausted, connection: connection, recipient: recipient, challenge: challenge, ip: credentials.ip)
             }
             let wrong = wrongCode(connection, detail: "code mismatch")
             throw challenge.attempts >= challenge.maxAttempts ? wrong.because(ErrorReason.codeAttemptsExhausted) : wrong

@@ -60,11 +60,22 @@ public struct PasswordlessCredentials: Sendable {
     public var connection: String?
     public var username: String?
     public var code: String?
+    /// The address of the client presenting them: wrong codes are budgeted per source, so a
+    /// stranger's guesses cannot lock the person out (``FailureBudget``).
+    public var ip: String?
 
     /// Creates credentials.
-    public init(connection: String?, username: String?, code: String?) {
+    public init(connection: String?, username: String?, code: String?, ip: String? = nil) {
         self.connection = connection
         self.username = username
         self.code = code
+        self.ip = ip
+    }
+
+    /// These credentials presented from `ip`, unless they already name their source.
+    public func from(_ ip: String?) -> PasswordlessCredentials {
+        var credentials = self
+        credentials.ip = credentials.ip ?? ip
+        return credentials
     }
 }

@@ -14,7 +14,7 @@ public struct MagicLinkConfirmation: Sendable {
         ip: String?
     ) {
         self.clientID = clientID
-        self.credentials = credentials
+        self.credentials = credentials.from(ip)
         self.redirectURI = redirectURI
         self.parameters = parameters
         self.ip = ip
