@@ -7,3 +7,11 @@ extension Migrations {
         postgres: ["ALTER TABLE authorization_codes ADD COLUMN identifier_verified BIGINT"])
 }
 
+extension Migrations {
+    /// The login (refresh-token family) an authorization code's exchange started, recorded as
+    /// the code is consumed, so a replay of the code can revoke it (RFC 6749 §4.1.2).
+    static let codeFamilies = Migration(
+        id: "0015_authorization_code_families", sqlite: codeFamilySteps, postgres: codeFamilySteps)
+
+    private static let codeFamilySteps = ["ALTER TABLE authorization_codes ADD COLUMN family_id TEXT"]
+}

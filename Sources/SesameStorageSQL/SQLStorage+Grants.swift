@@ -18,17 +18,48 @@ extension SQLStorage: GrantRepository {
         }
     }
 
-    public func consumeAuthorizationCode(hashes: [[UInt8]], at: Date) async throws -> AuthorizationCode? {
+    public func consumeAuthorizationCode(hashes: [[UInt8]], at: Date, familyID: String?) async throws -> AuthorizationCode? {
         try await executor.write { db in
             for hash in hashes {
                 let row = try await db.raw(
                     """
-                    UPDATE authorization_codes SET consumed_at = \(bind: at.sqlValue)
+                    UPDATE authorization_codes SET consumed_at = \(bind: at.sqlValue), family_id = \(bind: familyID)
                     WHERE code_hash = \(bind: Data(hash)) AND consumed_at IS NULL AND expires_at > \(bind: at.sqlValue)
                     RETURNING *
                     """
                 ).first()
                 if let row { return try Self.authorizationCode(from: row) }
+            }
+            return nil
+        }
+    }
+
+    public func revokeReplayedAuthorizationCode(hashes: [[UInt8]], at: Date, until: Date) async throws -> String? {
+        try await executor.transaction { db in
+            for hash in hashes {
+                guard
+                    let row = try await db.raw(
+                        """
+                        SELECT client_id, user_id, family_id FROM authorization_codes WHERE code_hash = \(bind: Data(hash))
+                        AND consumed_at IS NOT NULL AND family_id IS NOT NULL AND expires_at > \(bind: at.sqlValue)
+                        """
+                    ).first()
+                else { continue }
+                let family = try row.string("family_id")
+                try await Self.revokeFamily(family, at: at, db: db)
+                // A revoked member of the family, so that its access tokens die even when the
+                // exchange issued no refresh token; its hash is the code's, which no refresh token
+                // has (another purpose of the HMAC), and a second replay adds nothing.
+                try await db.raw(
+                    """
+                    INSERT INTO refresh_tokens (id, family_id, token_hash, client_id, user_id, scope, audience, created_at,
+                    expires_at, rotated_at, revoked_at, auth_time, retried_at) VALUES (\(bind: "replayed-" + family),
+                    \(bind: family), \(bind: Data(hash)), \(bind: try row.string("client_id")),
+                    \(bind: try row.string("user_id")), '', NULL, \(bind: at.sqlValue), \(bind: until.sqlValue), NULL,
+                    \(bind: at.sqlValue), \(bind: at.sqlValue), NULL) ON CONFLICT DO NOTHING
+                    """
+                ).run()
+                return family
             }
             return nil
         }
@@ -182,6 +213,7 @@ extension SQLStorage: GrantRepository {
             audience: try row.optionalString("audience"), codeChallenge: try row.optionalString("code_challenge"),
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
             authTime: try row.optionalDate("auth_time"),
-            identifierVerified: try row.decode(column: "identifier_verified", as: Int64?.self).map { $0 != 0 })
+            identifierVerified: try row.decode(column: "identifier_verified", as: Int64?.self).map { $0 != 0 },
+            familyID: try row.optionalString("family_id"))
     }
 }

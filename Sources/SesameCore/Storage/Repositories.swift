@@ -158,7 +158,14 @@ public protocol GrantRepository: Sendable {
     /// Stores an authorization code.
     func createAuthorizationCode(_ code: AuthorizationCode) async throws
     /// Consumes the live code with one of these hashes: returns it for exactly one caller.
-    func consumeAuthorizationCode(hashes: [[UInt8]], at: Date) async throws -> AuthorizationCode?
+    /// `familyID` is recorded on the consumed code: the login its exchange starts.
+    func consumeAuthorizationCode(hashes: [[UInt8]], at: Date, familyID: String?) async throws -> AuthorizationCode?
+    /// A code with one of these hashes presented again after it was consumed (RFC 6749
+    /// §4.1.2): revokes the refresh-token family recorded on it, and records the family as
+    /// revoked until `until` even when it holds no refresh token, so the access tokens that name
+    /// it die too; in one transaction. Returns the family, nil when no consumed, unexpired code
+    /// with a recorded family has these hashes.
+    func revokeReplayedAuthorizationCode(hashes: [[UInt8]], at: Date, until: Date) async throws -> String?
     /// Stores a refresh token.
     func createRefreshToken(_ token: RefreshToken) async throws
     /// Rotates the live token of `clientID` with one of these hashes into the token that
@@ -186,6 +193,11 @@ extension GrantRepository {
         try await rotateRefreshToken(hashes: hashes, clientID: clientID, at: at, reuseInterval: 0, replacement: replacement)
     }
 }
+
+    /// Consumes a code without recording the login its exchange starts.
+    public func consumeAuthorizationCode(hashes: [[UInt8]], at: Date) async throws -> AuthorizationCode? {
+        try await consumeAuthorizationCode(hashes: hashes, at: at, familyID: nil)
+    }
 
 /// Signing keys and HMAC secrets, shared by every instance through the database.
 public protocol KeyRepository: Sendable {

@@ -31,9 +31,11 @@ public struct TokenIssuer: Sendable {
     ///   - familyID: the login the tokens belong to; nil starts a new one.
     ///   - refreshAllowed: false when the login may not start a refresh-token family whatever
     ///     the user is now (a code issued while the address was unproven).
+    ///   - namesFamily: whether the access token names the family even without a refresh
+    ///     token, so it can be revoked with it (a code exchange, which a replay revokes).
     public func issue(
         for user: User, _ request: TokenGrantRequest, authTime: Date, now: Date, refreshToken: String? = nil,
-        familyID: String? = nil, refreshAllowed: Bool = true
+        familyID: String? = nil, refreshAllowed: Bool = true, namesFamily: Bool = false
     ) async throws -> TokenResponse {
         try checkAudience(request.audience)
         let login = IssuedLogin(familyID: familyID ?? random.orderedHex(at: now), authTime: authTime, now: now)
@@ -42,9 +44,11 @@ public struct TokenIssuer: Sendable {
         if refresh == nil, refreshAllowed, wantsRefreshToken(request, for: user) {
             refresh = try await storeRefreshToken(for: user, request, login).secret
         }
-        // Only a login with a refresh-token family can be revoked as a family; naming one in
-        // the access token otherwise would cost a database read on every use for nothing.
-        let (accessToken, lifetime) = try await accessToken(user, request, login, family: refresh.map { _ in login.familyID })
+        // Only a login with a refresh-token family (or a code exchange, which a replay of the
+        // code revokes) can be revoked as a family; naming one in the access token otherwise
+        // would cost a database read on every use for nothing.
+        let family = refresh != nil || namesFamily ? login.familyID : nil
+        let (accessToken, lifetime) = try await accessToken(user, request, login, family: family)
         return TokenResponse(
             accessToken: accessToken, expiresIn: lifetime, idToken: idToken, refreshToken: refresh,
             scope: request.scope.description)

@@ -27,12 +27,16 @@ extension TokenService {
         code: String?, redirectURI: String?, codeVerifier: String?, application: Application
     ) async throws -> TokenResponse {
         guard let code else { throw SesameError.invalidRequest("Missing required parameter: code") }
+        let now = clock.now()
+        let hashes = hasher.candidates(code, purpose: .authorizationCode)
+        // The login this exchange starts, recorded on the code as it is consumed.
+        let familyID = issuer.random.orderedHex(at: now)
         // Consumed before any other check: the atomic single-use gate, so a code that fails
         // a later check is still spent and cannot be retried.
-        guard
-            let grant = try await storage.consumeAuthorizationCode(
-                hashes: hasher.candidates(code, purpose: .authorizationCode), at: clock.now())
-        else { throw SesameError.invalidGrant("Invalid authorization code") }
+        guard let grant = try await storage.consumeAuthorizationCode(hashes: hashes, at: now, familyID: familyID) else {
+            try await revokeReplayedLogin(hashes, application: application, at: now)
+            throw SesameError.invalidGrant("Invalid authorization code")
+        }
         guard grant.clientID == application.clientID else {
             throw SesameError.invalidGrant("Invalid authorization code", logDetail: "code of another client")
         }
@@ -62,8 +66,21 @@ extension TokenService {
         // Whether the login earns a refresh token is decided by the account as it was when the
         // code was issued: a code of an unproven account stays one, whatever happened since.
         return try await issuer.issue(
-            for: user, request, authTime: grant.authTime ?? grant.createdAt, now: clock.now(),
-            refreshAllowed: grant.identifierVerified ?? true)
+            for: user, request, authTime: grant.authTime ?? grant.createdAt, now: clock.now(), familyID: familyID,
+            refreshAllowed: grant.identifierVerified ?? true, namesFamily: true)
+    }
+
+    /// A code presented again after its exchange was stolen or leaked, by the thief or by its
+    /// client: the login of the first exchange is revoked, refresh tokens and access tokens
+    /// alike (RFC 6749 §4.1.2), since nobody can tell which of the two holds them.
+    private func revokeReplayedLogin(_ hashes: [[UInt8]], application: Application, at now: Date) async throws {
+        let until = now.addingTimeInterval(Double(issuer.settings.accessTokenLifetime))
+        guard let family = try await storage.revokeReplayedAuthorizationCode(hashes: hashes, at: now, until: until) else {
+            return
+        }
+        await coordinator.audit(
+            .refreshTokenReuse, client: application.clientID,
+            detail: "authorization code presented again: family \(family) revoked")
     }
 
     private func verifyPKCE(challenge: String?, verifier: String?, application: Application) throws {
