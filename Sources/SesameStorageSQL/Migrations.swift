@@ -16,8 +16,7 @@ struct Migration: Sendable {
 enum Migrations {
     static let all: [Migration] = [
         initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests, deliveries, webhooks,
-        messageTemplates, auditIndexes, management, codeVerification, codeFamilies, linkRequestOrigin,
-        challengeRetries,
+        messageTemplates, auditIndexes, management, codeVerification, codeFamilies,
     ]
 
     /// Instants are integer milliseconds, booleans 0/1 and hashes raw bytes in both
