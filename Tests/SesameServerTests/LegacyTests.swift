@@ -56,7 +56,8 @@ struct LegacyTests {
             let code = h.code(for: "ana@example.com")
             for _ in 0..<4 {
                 let verified = try await h.post(
-                    "/passwordless/verify", ["connection": "email", "email": "ana@example.com", "verification_code": code])
+                    "/passwordless/verify",
+                    ["client_id": h.clientID, "connection": "email", "email": "ana@example.com", "verification_code": code])
                 #expect(verified.status == .ok)
             }
             #expect(try await h.otp("ana@example.com", code).status == .ok, "still usable after checks")

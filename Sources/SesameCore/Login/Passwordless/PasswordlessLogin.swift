@@ -49,9 +49,13 @@ public struct PasswordlessLogin: Sendable {
             connection: connection, recipient: recipient, stored: attempt.user, challengeID: attempt.challenge.id)
     }
 
+        guard let clientID else { throw SesameError.invalidRequest("Missing required parameter: client_id") }
     /// Checks a secret without consuming it (`/passwordless/verify`): a wrong one counts as
     /// a failed attempt, a right one gives its attempt back.
-    /// - Parameter clientID: the application asking, when it says; a code it did not request fails.
+    /// - Parameter clientID: the application asking, required; a code it did not request fails
+    ///   like a wrong one and keeps its attempt spent, as in the grant. Without it, any
+    ///   application's code would pass, and get its attempt back.
+    /// - Throws: 400 `invalid_request` without `clientID`.
     public func verify(_ credentials: PasswordlessCredentials, clientID: String?) async throws {
         let (_, _, attempt) = try await check(credentials, clientID: clientID)
         try await storage.refundAttempt(challengeID: attempt.challenge.id)
