@@ -75,7 +75,8 @@ public struct Sesame: Sendable {
             coordinator: coordinator)
         self.tokens = tokens
         let passkeys = PasskeyLogin(
-            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
+            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
+            passwordless: passwordless)
         self.passkeys = passkeys
         self.redirectLogin = RedirectLogin(
             applications: storage, passwordless: passwordless, passkeys: passkeys, tokens: tokens, coordinator: coordinator,

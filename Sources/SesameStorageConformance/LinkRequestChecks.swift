@@ -6,7 +6,7 @@ enum LinkRequestChecks {
         LinkRequest(
             id: id, pollSecretHash: Array(repeating: hash, count: 32), challengeID: "ch-\(id)", clientID: "client",
             connection: "email", recipient: "ana@example.com", matchCode: "42", createdAt: now,
-            expiresAt: now.addingTimeInterval(lifetime))
+            expiresAt: now.addingTimeInterval(lifetime), ip: "198.51.100.7")
     }
 
     static let all = [

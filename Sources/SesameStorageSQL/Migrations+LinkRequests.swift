@@ -6,6 +6,11 @@ extension Migrations {
         sqlite: linkRequestSteps(integer: "INTEGER", bytes: "BLOB"),
         postgres: linkRequestSteps(integer: "BIGINT", bytes: "BYTEA"))
 
+    /// Where each link request came from, shown on the page the link opens.
+    static let linkRequestOrigin = Migration(
+        id: "0016_link_request_origin", sqlite: ["ALTER TABLE link_requests ADD COLUMN ip TEXT"],
+        postgres: ["ALTER TABLE link_requests ADD COLUMN ip TEXT"])
+
     private static func linkRequestSteps(integer int: String, bytes: String) -> [String] {
         [
             """

@@ -8,11 +8,11 @@ extension SQLStorage: LinkRequestRepository {
             try await db.raw(
                 """
                 INSERT INTO link_requests (id, poll_secret_hash, challenge_id, client_id, connection, recipient, match_code,
-                status, user_id, created_at, expires_at, decided_at) VALUES (\(bind: request.id),
+                status, user_id, created_at, expires_at, decided_at, ip) VALUES (\(bind: request.id),
                 \(bind: Data(request.pollSecretHash)), \(bind: request.challengeID), \(bind: request.clientID),
                 \(bind: request.connection), \(bind: request.recipient), \(bind: request.matchCode),
                 \(bind: request.status.rawValue), \(bind: request.userID), \(bind: request.createdAt.sqlValue),
-                \(bind: request.expiresAt.sqlValue), \(bind: request.decidedAt?.sqlValue))
+                \(bind: request.expiresAt.sqlValue), \(bind: request.decidedAt?.sqlValue), \(bind: request.ip))
                 """
             ).run()
         }
@@ -63,6 +63,6 @@ extension SQLStorage: LinkRequestRepository {
             connection: try row.string("connection"), recipient: try row.string("recipient"),
             matchCode: try row.string("match_code"), status: status, userID: try row.optionalString("user_id"),
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-            decidedAt: try row.optionalDate("decided_at"))
+            decidedAt: try row.optionalDate("decided_at"), ip: try row.optionalString("ip"))
     }
 }

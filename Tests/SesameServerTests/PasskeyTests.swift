@@ -47,19 +47,39 @@ struct PasskeyTests {
         }
     }
 
-    /// The start answers alike for every address (see ``UnauthenticatedWriteTests``); the
-    /// conflict is told at the finish, to the holder of a session and a real authenticator.
-    @Test("an address with an account is told to sign in instead when the ceremony finishes")
+    /// Attack (account enumeration): finish passkey signups for a list of addresses with a
+    /// software authenticator and read which ones are taken from the answer. A taken address
+    /// answers like a free one (the start already did, see ``UnauthenticatedWriteTests``): no
+    /// account is made or touched, and the address's holder gets a sign-in code instead.
+    @Test("passkey signup enumeration: finishing a signup for a taken address answers like a free one")
     func existingUser() async throws {
         try await Harness.run { h in
             _ = try await h.login(email: "ana@example.com")
-            let device = PasskeyClient(h)
-            let challenge = try await device.signupChallenge(["email": "ana@example.com"])
-            #expect(challenge.status == .ok)
-            let response = try await device.finish(challenge, try device.attest(challenge))
-            #expect(response.status == .badRequest && response.error?.error == "invalid_request")
-            #expect(response.error?.errorDescription.contains("already exists") == true)
+            let mailed = h.sender.sent(to: "ana@example.com").count
+            let free = try await Self.finishSignup(h, email: "new@example.com")
+            let taken = try await Self.finishSignup(h, email: "ana@example.com")
+            #expect(free.status == .ok && taken.status == .ok, "\(taken.text)")
+            let (freeBody, takenBody) = (try free.json(), try taken.json())
+            #expect(Set(freeBody.keys) == Set(takenBody.keys) && takenBody["refresh_token"] == nil, "\(takenBody)")
+            #expect(freeBody["token_type"] as? String == takenBody["token_type"] as? String)
+            #expect(freeBody["expires_in"] as? Int == takenBody["expires_in"] as? Int)
+            let claims = try Self.claims(try taken.decode(TokenBody.self).idToken)
+            #expect(Set(claims.keys) == Set(try Self.claims(try free.decode(TokenBody.self).idToken).keys))
+            let users = try await h.sesame.storage.listUsers(limit: 10, offset: 0)
+            #expect(users.count == 2, "no account is made for the taken address")
+            let ana = try #require(users.first { $0.identifier == "ana@example.com" })
+            #expect(try await h.sesame.storage.passkeys(userID: ana.id).isEmpty, "nor is a passkey added to it")
+            #expect(h.sender.sent(to: "ana@example.com").count == mailed + 1, "the holder is told, with a sign-in code")
+            #expect(try await h.otp("ana@example.com", h.code(for: "ana@example.com")).status == .ok)
         }
+    }
+
+    /// A passkey signup for `email` on a fresh authenticator, finished.
+    static func finishSignup(_ h: Harness, email: String) async throws -> TestResponse {
+        let device = PasskeyClient(h)
+        let challenge = try await device.signupChallenge(["email": email])
+        #expect(challenge.status == .ok)
+        return try await device.finish(challenge, try device.attest(challenge))
     }
 
     @Test(

@@ -40,12 +40,15 @@ public struct LinkRequest: Sendable, Codable, Equatable {
     public var expiresAt: Date
     /// When the request was approved, denied or completed.
     public var decidedAt: Date?
+    /// The address the request came from, shown where the link is opened so the person can
+    /// tell a sign-in they did not start; nil when unknown (and for requests stored before).
+    public var ip: String?
 
     /// Creates a link request record.
     public init(
         id: String, pollSecretHash: [UInt8], challengeID: String, clientID: String, connection: String,
         recipient: String, matchCode: String, status: Status = .pending, userID: String? = nil, createdAt: Date,
-        expiresAt: Date, decidedAt: Date? = nil
+        expiresAt: Date, decidedAt: Date? = nil, ip: String? = nil
     ) {
         self.id = id
         self.pollSecretHash = pollSecretHash
@@ -59,6 +62,7 @@ public struct LinkRequest: Sendable, Codable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.decidedAt = decidedAt
+        self.ip = ip
     }
 
     /// Whether the request is still within its lifetime at `now`.

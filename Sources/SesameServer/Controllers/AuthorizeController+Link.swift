@@ -31,14 +31,18 @@ extension AuthorizeController {
         let fields = form.hiddenFields + [("recipient", recipient), ("match", match)]
         let values: [String: Any] = [
             "recipient": recipient, "match": match, "backURL": form.authorizeURL(["connection": "email"]),
+            "restartURL": form.authorizeURL(["connection": "email", "login_hint": recipient]),
         ]
         return view.render("link-sent", values: values, fields: fields, error: error, status: status, scripts: true)
     }
 
-    /// Polled by `link.js`: pending, approved, denied, completed (in another tab) or expired.
+    /// Polled by `link.js`: pending, approved, denied, completed (in another tab) or expired;
+    /// an expired request whose link a newer one replaced says `"reason": "superseded"`.
     @Sendable func linkStatus(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let status = try await linkRequests.status(pollSecret: linkCookie.secret(in: request))
-        return try Responses.json(["status": status.rawValue], noStore: true)
+        let (status, superseded) = try await linkRequests.poll(pollSecret: linkCookie.secret(in: request))
+        var answer = ["status": status.rawValue]
+        if superseded { answer["reason"] = "superseded" }
+        return try Responses.json(answer, noStore: true)
     }
 
     /// Signs this browser in once the link was confirmed on another device.
@@ -57,7 +61,9 @@ extension AuthorizeController {
         } catch let error as SesameError where error.code == .authorizationPending {
             return linkPage(view, form, recipient: recipient, match: match, error: view.text("link_pending"))
         } catch let error as SesameError where error.code == .accessDenied {
-            return view.message(view.text("error_heading"), view.text("link_denied"), isError: true, status: .forbidden)
+            let again = (view.text("link_restart"), form.authorizeURL(["connection": "email", "login_hint": recipient]))
+            return view.message(
+                view.text("error_heading"), view.text("link_denied"), isError: true, action: again, status: .forbidden)
         } catch let error as SesameError where error.code == .expiredToken || error == .userBlocked {
             let back = (view.text("different_address"), form.authorizeURL(["connection": "email"]))
             return view.message(

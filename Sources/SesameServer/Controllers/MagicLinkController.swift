@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import SesameCore
 
@@ -55,9 +56,23 @@ struct MagicLinkController {
         let matching = link.map { !linkRequests.isAsker(linkCookie.secret(in: request), of: $0) } ?? false
         let fields = Self.fields.compactMap { name in values[name].map { (name, $0) } }
         let recipient = values["email"] ?? values["phone_number"] ?? ""
-        return view.render(
-            "link-confirm", values: ["recipient": recipient, "matching": matching], fields: fields, error: error,
-            status: status)
+        var shown: [String: Any] = ["recipient": recipient, "matching": matching]
+        if let link, matching {
+            // Who asked, from where and when: a person who sees an application, a place or a
+            // time that is not theirs can tell it was not them before typing any number.
+            shown["origin"] = link.ip ?? view.text("link_origin_unknown")
+            shown["requested_at"] = Self.requestTime(link.createdAt)
+        }
+        return view.render("link-confirm", values: shown, fields: fields, error: error, status: status)
+    }
+
+    /// `2026-11-28 08:47 UTC`: the same for every reader, whatever their time zone.
+    static func requestTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let two = { (value: Int?) in (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)) UTC"
     }
 
     /// The application a link is for: its request's, or the one its callback names.

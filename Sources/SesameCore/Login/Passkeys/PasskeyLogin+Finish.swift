@@ -9,40 +9,81 @@ extension PasskeyLogin {
     public func finish(
         authSession: String?, response: Data?, request: TokenGrantRequest, ip: String?
     ) async throws -> TokenResponse {
-        let user = try await verifiedUser(
-            authSession: authSession, response: response, clientID: request.application.clientID, ip: ip)
-        return try await coordinator.completeLogin(user, method: .passkey, request: request, ip: ip)
+        let clientID = request.application.clientID
+        switch try await proof(authSession: authSession, response: response, clientID: clientID, ip: ip, signup: true) {
+        case .user(let user):
+            return try await coordinator.completeLogin(user, method: .passkey, request: request, ip: ip)
+        case .takenAddress(let unsaved):
+            // The answer a new account gets, for an account that is not made: the tokens name a
+            // user that does not exist, so they open nothing, and, like any new passkey
+            // account's, they carry no refresh token (the address is unproven).
+            var user = unsaved
+            let now = clock.now()
+            (user.updatedAt, user.lastLogin, user.loginsCount) = (now, now, 1)
+            return try await coordinator.issuer.issue(for: user, request, authTime: now, now: now)
+        }
     }
 
-    /// The user a ceremony proves (created on signup), before the login is recorded: the
+    /// The user a sign-in ceremony proves, before the login is recorded (the hosted page): the
     /// session is consumed first, so a challenge is answered at most once whatever the outcome.
+    /// Signups finish only through ``finish(authSession:response:request:ip:)``: a signup
+    /// session answers here as an unknown one, whether or not its address is taken.
     public func verifiedUser(authSession: String?, response: Data?, clientID: String, ip: String?) async throws -> User {
+        guard
+            case .user(let user) = try await proof(
+                authSession: authSession, response: response, clientID: clientID, ip: ip, signup: false)
+        else { throw Self.unknownSession }
+        return user
+    }
+
+    /// What a ceremony proves: a user (created on signup), or a signup for an address that
+    /// already has an account, whose holder was sent a notice.
+    private enum Proof {
+        case user(User)
+        case takenAddress(User)
+    }
+
+    private static let unknownSession = SesameError.invalidGrant(
+        "The passkey session is unknown, expired or already used: start again.")
+
+    private func proof(
+        authSession: String?, response: Data?, clientID: String, ip: String?, signup: Bool
+    ) async throws -> Proof {
         let (session, response, relyingParty) = try await consumeSession(authSession, response, clientID: clientID)
-        let user: User
         switch session.ceremony {
         case .registration:
-            user = try await register(response, session, relyingParty, clientID: clientID, ip: ip)
+            guard signup else { throw Self.unknownSession }
+            return try await register(response, session, relyingParty, clientID: clientID, ip: ip)
         case .authentication:
-            user = try await authenticate(response, session, relyingParty, clientID: clientID, ip: ip)
+            return .user(try await authenticate(response, session, relyingParty, clientID: clientID, ip: ip))
         case .enrollment:
             // An added passkey proves nothing yet: enrolment sessions never sign anyone in.
-            throw SesameError.invalidGrant("The passkey session is unknown, expired or already used: start again.")
+            throw Self.unknownSession
         }
-        return user
     }
 
     private func register(
         _ json: Data, _ session: PasskeySession, _ relyingParty: WebAuthnRelyingParty, clientID: String, ip: String?
-    ) async throws -> User {
+    ) async throws -> Proof {
         guard let user = session.pendingUser else { throw SesameError.invalidGrant("The passkey session has no signup.") }
         let passkey = try await verifiedPasskey(json, session, relyingParty, owner: user, clientID: clientID, ip: ip)
         do {
             try await storage.createUser(user, withPasskey: passkey)
         } catch let error as StorageError where error.isAlreadyExists {
-            throw SesameError.invalidRequest("A user with this identifier or this passkey already exists. Sign in instead.")
+            // A taken address answers like a free one (no account enumeration); its holder is
+            // told instead. A taken passkey is the caller's own authenticator: no oracle.
+            guard try await storage.user(connection: user.connection, identifier: user.identifier) != nil,
+                let application = try await storage.application(clientID: clientID),
+                let connection = try await storage.connection(name: user.connection)
+            else {
+                throw SesameError.invalidRequest("A user with this identifier or this passkey already exists. Sign in instead.")
+            }
+            await passwordless.sendSignupNotice(
+                to: user.identifier, connection: connection, application: application, ip: ip)
+            return .takenAddress(user)
         }
         await coordinator.audit(.passkeyRegistered, user: user.userID, client: clientID, ip: ip, detail: passkey.id)
-        return user
+        return .user(user)
     }
 
     private func authenticate(

@@ -11,6 +11,8 @@ public struct PasskeyLogin: Sendable {
     let random: any RandomSource
     let settings: LoginSettings
     let coordinator: LoginCoordinator
+    /// Sends the holder of a taken address a notice instead of an answer that it is taken.
+    let passwordless: PasswordlessLogin
 
     /// The profile fields `/passkey/register` accepts in `user_profile`.
     static let profileKeys: Set<String> = [
@@ -23,9 +25,9 @@ public struct PasskeyLogin: Sendable {
     /// Starts a signup: validates the profile, reserves the new user's id and returns the
     /// creation options. The user is created only when the ceremony finishes.
     ///
-    /// The answer is the same whether or not the address has an account (no enumeration): a
-    /// taken address is refused only when the ceremony finishes, after a real authenticator
-    /// answered. Each call stores a session, so calls are limited per IP.
+    /// The answer is the same whether or not the address has an account (no enumeration), and
+    /// so is the finish's: for a taken address no account is made, and its holder gets a
+    /// notice instead. Each call stores a session, so calls are limited per IP.
     public func startRegistration(
         application: Application, realm: String?, profile: [String: String], ip: String
     ) async throws -> PasskeyChallenge {

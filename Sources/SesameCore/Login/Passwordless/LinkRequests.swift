@@ -56,7 +56,8 @@ public struct LinkRequests: Sendable {
         let stored = LinkRequest(
             id: linkStart.linkRequestID!, pollSecretHash: hasher.hash(pollSecret, purpose: .linkRequest),
             challengeID: result.id, clientID: result.clientID, connection: connection.name, recipient: result.recipient,
-            matchCode: random.digits(2), createdAt: now, expiresAt: now.addingTimeInterval(Double(connection.linkLifetime)))
+            matchCode: random.digits(2), createdAt: now, expiresAt: now.addingTimeInterval(Double(connection.linkLifetime)),
+            ip: request.ip)
         try await storage.createLinkRequest(stored)
         return LinkRequestStarted(
             id: stored.id, pollSecret: pollSecret, matchCode: stored.matchCode, expiresIn: connection.linkLifetime,
@@ -77,15 +78,26 @@ public struct LinkRequests: Sendable {
         return hasher.matches(pollSecret, stored: request.pollSecretHash, purpose: .linkRequest)
     }
 
-    /// Where the request of `pollSecret` is, for polling; an unknown secret reads as expired.
+    /// Where the request of `pollSecret` is, for polling; an unknown secret reads as expired,
+    /// and so does a request whose link a newer one to the same address replaced.
     /// Reads only: polling never changes anything.
     public func status(pollSecret: String?) async throws -> LinkRequestStatus {
-        guard let request = try await lookup(pollSecret), request.isLive(at: clock.now()) else { return .expired }
+        try await poll(pollSecret: pollSecret).status
+    }
+
+    /// ``status(pollSecret:)``, and whether an expired request's link was replaced by a newer
+    /// one (the waiting page says so instead of waiting until the link's lifetime ends).
+    public func poll(pollSecret: String?) async throws -> (status: LinkRequestStatus, superseded: Bool) {
+        guard let request = try await lookup(pollSecret), request.isLive(at: clock.now()) else { return (.expired, false) }
         switch request.status {
-        case .pending: return .pending
-        case .approved: return .approved
-        case .denied: return .denied
-        case .completed: return .completed
+        case .pending:
+            // Only the newest link to an address works: a newer start killed this one.
+            let newest = try await storage.newestChallenge(connection: request.connection, recipient: request.recipient)
+            if let newest, newest.id != request.challengeID { return (.expired, true) }
+            return (.pending, false)
+        case .approved: return (.approved, false)
+        case .denied: return (.denied, false)
+        case .completed: return (.completed, false)
         }
     }
 

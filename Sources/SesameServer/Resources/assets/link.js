@@ -1,6 +1,7 @@
 "use strict";
 // The page that waits for a magic link: asks /authorize/link/status every two seconds and,
-// once the link is confirmed on any device, submits the form that signs this browser in.
+// once the link is confirmed on any device, submits the form that signs this browser in. A
+// link that died (refused, expired, replaced by a newer one) is said so, with a way to start again.
 (() => {
   const form = document.getElementById("link-form");
   const status = document.getElementById("link-status");
@@ -10,6 +11,7 @@
     clearInterval(timer);
     status.textContent = "";
     for (const id of ["match-code", "link-form"]) document.getElementById(id)?.setAttribute("hidden", "");
+    document.getElementById("link-restart")?.removeAttribute("hidden");
     const alert = document.getElementById("alert");
     alert.textContent = text;
     alert.focus();
@@ -25,7 +27,9 @@
       for (const id of ["match-code", "link-form"]) document.getElementById(id)?.setAttribute("hidden", "");
       status.textContent = form.dataset.elsewhere;
     }
-    else if (answer.status === "expired") stop(form.dataset.expired);
+    else if (answer.status === "expired") {
+      stop(answer.reason === "superseded" ? form.dataset.superseded : form.dataset.expired);
+    }
   };
   const timer = setInterval(() => poll().catch(() => {}), 2000);
 })();
