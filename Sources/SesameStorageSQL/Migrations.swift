@@ -16,7 +16,7 @@ struct Migration: Sendable {
 enum Migrations {
     static let all: [Migration] = [
         initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests, deliveries, webhooks,
-        messageTemplates, auditIndexes, management, codeVerification, codeFamilies,
+        messageTemplates, auditIndexes, management, codeVerification, codeFamilies, linkRequestOrigin,
     ]
 
     /// Instants are integer milliseconds, booleans 0/1 and hashes raw bytes in both
