@@ -26,6 +26,51 @@ struct ProxyTrustTests {
         }
     }
 
+    /// Attack: nginx appends to `X-Forwarded-For` but passes `Forwarded` through untouched, so
+    /// a client sending its own `Forwarded: for=<random>` chose its rate-limit key (and the
+    /// address in the audit log) while Sesame preferred `Forwarded` whenever it was present.
+    @Test("forged Forwarded: a client's own Forwarded header does not choose the rate-limit key")
+    func forgedForwardedHeader() async throws {
+        try await Harness.run(configure: { $0.startLimitPerIP = RateLimitRule(limit: 3, windowSeconds: 3600) }) { h in
+            var statuses: [HTTPResponse.Status] = []
+            for index in 1...8 {
+                let response = try await h.post(
+                    "/passwordless/start",
+                    ["client_id": h.clientID, "connection": "email", "email": "user\(index)@example.com", "send": "code"],
+                    headers: [
+                        HTTPField.Name("Forwarded")!: "for=203.0.113.\(index)",
+                        HTTPField.Name("X-Forwarded-For")!: "198.51.100.7",
+                    ])
+                statuses.append(response.status)
+            }
+            #expect(statuses == [.ok, .ok, .ok] + Array(repeating: .tooManyRequests, count: 5), "one client, one budget")
+            let addresses = Set(try await h.sesame.storage.recentAuditEvents(limit: 100).compactMap(\.ip))
+            #expect(!addresses.contains { $0.hasPrefix("203.0.113.") }, "the audit log names the real client: \(addresses)")
+        }
+    }
+
+    @Test("proxy_header chooses the one header believed; anything else stops the start")
+    func proxyHeaderSetting() async throws {
+        let noFile = ["data_dir": FileManager.default.temporaryDirectory.appendingPathComponent("sesame-none-\(UUID())").path]
+        let defaults = try await ServerConfiguration.load(flags: noFile, environment: ["SESAME_TRUST_PROXY": "true"])
+        #expect(defaults.proxyPolicy.header == .xForwardedFor)
+        let forwarded = try await ServerConfiguration.load(
+            flags: noFile, environment: ["SESAME_TRUSTED_PROXIES": "10.0.0.1", "SESAME_PROXY_HEADER": "forwarded"])
+        #expect(forwarded.proxyPolicy == ProxyPolicy(trusted: [IPRange("10.0.0.1")!], header: .forwarded))
+        let peer = IPAddress("10.0.0.1")
+        #expect(
+            forwarded.proxyPolicy.clientAddress(peer: peer, forwarded: ["for=198.51.100.7"], forwardedFor: ["6.6.6.6"])
+                == "198.51.100.7", "X-Forwarded-For is the client's own words here")
+        do {
+            _ = try await ServerConfiguration.load(flags: noFile, environment: ["SESAME_PROXY_HEADER": "x-real-ip"])
+            Issue.record("an unknown proxy_header was accepted")
+        } catch let error as ConfigurationError {
+            #expect(
+                error.description.contains("proxy_header (SESAME_PROXY_HEADER): 'x-real-ip' must be x-forwarded-for or forwarded")
+            )
+        }
+    }
+
     /// Attack: an IPv6 subscriber holds a whole /64 and takes a new address per request.
     @Test("IPv6 rotation: addresses in one /64 share a rate limit")
     func ipv6Rotation() async throws {
@@ -67,15 +112,19 @@ struct ProxyTrustTests {
     @Test("RFC 7239 Forwarded: quoted IPv6 with port, several elements; unknown and garbage stop the walk")
     func forwardedHeader() {
         let peer = IPAddress("127.0.0.1")
+        let proxies = Self.proxies.reading(.forwarded)
         #expect(
-            Self.proxies.clientAddress(
+            proxies.clientAddress(
                 peer: peer, forwarded: [#"for=6.6.6.6, for="[2001:db8::1]:4711";proto=https"#], forwardedFor: ["9.9.9.9"])
-                == "2001:db8::1", "Forwarded wins over X-Forwarded-For")
+                == "2001:db8::1", "with proxy_header=forwarded, X-Forwarded-For is ignored")
         #expect(
-            Self.proxies.clientAddress(peer: peer, forwarded: ["for=198.51.100.7:8080;by=10.0.0.1"], forwardedFor: [])
+            Self.proxies.clientAddress(peer: peer, forwarded: ["for=2001:db8::1"], forwardedFor: ["9.9.9.9"]) == "9.9.9.9",
+            "by default Forwarded is ignored")
+        #expect(
+            proxies.clientAddress(peer: peer, forwarded: ["for=198.51.100.7:8080;by=10.0.0.1"], forwardedFor: [])
                 == "198.51.100.7")
         #expect(
-            Self.proxies.clientAddress(peer: peer, forwarded: ["for=6.6.6.6, for=unknown"], forwardedFor: []) == "127.0.0.1",
+            proxies.clientAddress(peer: peer, forwarded: ["for=6.6.6.6, for=unknown"], forwardedFor: []) == "127.0.0.1",
             "an unknown hop: the proxy that reported it")
         #expect(Self.proxies.clientAddress(peer: peer, forwarded: [], forwardedFor: ["6.6.6.6, not-an-ip"]) == "127.0.0.1")
     }

@@ -53,6 +53,7 @@ extension ServerConfiguration {
         }
         configuration.trustProxy = values.bool("trust_proxy", default: false)
         configuration.trustedProxies = parseProxies(values)
+        configuration.proxyHeader = parseProxyHeader(values)
         configuration.webhookAddressPolicy = parseWebhookHosts(values)
         configuration.httpIdleTimeout = values.int("http_idle_timeout", default: 30, range: 1...3600)
         configuration.httpThreads = values.optionalInt("http_threads", range: 1...1024)
@@ -111,6 +112,17 @@ extension ServerConfiguration {
     private static func parseSettings(_ values: ConfigValues, issuer: String) -> LoginSettings {
         let url = URL(string: issuer)
         if url == nil || !["http", "https"].contains(url?.scheme ?? "") || url?.host == nil {
+    private static func parseProxyHeader(_ values: ConfigValues) -> ProxyHeader {
+        let name = values.string("proxy_header", default: ProxyHeader.xForwardedFor.rawValue)
+        guard let header = ProxyHeader(rawValue: name.lowercased()) else {
+            values.problem(
+                "proxy_header (SESAME_PROXY_HEADER): '\(name)' must be x-forwarded-for or forwarded, the one header "
+                    + "your proxy sets (the other is passed through from the client and never believed)")
+            return .xForwardedFor
+        }
+        return header
+    }
+
             values.problem("issuer (SESAME_ISSUER): '\(issuer)' must be an http(s) URL such as https://login.example.com")
         }
         var settings = LoginSettings(issuer: issuer)

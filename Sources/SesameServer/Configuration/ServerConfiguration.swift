@@ -19,10 +19,13 @@ public import SesameCore
 /// - `issuer` → `SESAME_ISSUER` (http://localhost:<port>/)
 /// - `audiences` → `SESAME_AUDIENCES` (comma list of API identifiers; none)
 /// - `trust_proxy` → `SESAME_TRUST_PROXY` (false: client IP from the socket, not X-Forwarded-For);
-///   true believes `X-Forwarded-For` / `Forwarded` from proxies on loopback and private networks
+///   true believes `proxy_header` from proxies on loopback and private networks
 /// - `trusted_proxies` → `SESAME_TRUSTED_PROXIES` (comma list of addresses and CIDR ranges whose
 ///   forwarding headers are believed instead; setting it implies `trust_proxy`). The client is
 ///   the rightmost forwarded address that is not a trusted proxy.
+/// - `proxy_header` → `SESAME_PROXY_HEADER` (x-forwarded-for): the one header the proxies set,
+///   `x-forwarded-for` or `forwarded` (RFC 7239); the other is ignored, since a proxy passes
+///   it through as the client wrote it
 /// - `webhook_allowed_hosts` → `SESAME_WEBHOOK_ALLOWED_HOSTS` (none): comma list of host names,
 ///   addresses and CIDR ranges webhook calls may reach although they are not public (loopback,
 ///   RFC 1918, link-local, unique-local, CGNAT); every other private address is refused, when
@@ -109,6 +112,8 @@ public struct ServerConfiguration: Sendable {
     public var httpIdleTimeout = 30
     /// Threads for connection I/O and HTTP parsing; nil for half the cores.
     public var httpThreads: Int?
+    /// `proxy_header`: the one forwarding header those proxies set.
+    public var proxyHeader = ProxyHeader.xForwardedFor
     /// Whether a channel without a provider may print codes to the log on a non-loopback host.
     public var allowConsoleDelivery = false
     public var connections: [ConnectionOverride] = []
@@ -142,8 +147,8 @@ public struct ServerConfiguration: Sendable {
     /// Whose forwarding headers are believed: the listed proxies, loopback and private
     /// networks for a bare `trust_proxy`, or none.
     public var proxyPolicy: ProxyPolicy {
-        if !trustedProxies.isEmpty { return ProxyPolicy(trusted: trustedProxies) }
-        return trustProxy ? .localNetworks : .none
+        if !trustedProxies.isEmpty { return ProxyPolicy(trusted: trustedProxies, header: proxyHeader) }
+        return trustProxy ? ProxyPolicy.localNetworks.reading(proxyHeader) : .none
     }
 
     /// Whether codes may go to the console outbox (the log, and the outbox table in clear): only

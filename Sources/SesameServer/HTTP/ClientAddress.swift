@@ -4,35 +4,63 @@ import Hummingbird
 import NIOCore
 public import SesameCore
 
-/// Which peers may tell Sesame the client's address in `X-Forwarded-For` or `Forwarded`
-/// (RFC 7239), and how the client is found in them.
+/// The one forwarding header a deployment's proxy sets (`proxy_header`).
+public enum ProxyHeader: String, Sendable, Equatable, CaseIterable {
+    /// `X-Forwarded-For`, which nginx's `$proxy_add_x_forwarded_for` appends to.
+    case xForwardedFor = "x-forwarded-for"
+    /// RFC 7239 `Forwarded`.
+    case forwarded
+}
+
+/// Which peers may tell Sesame the client's address, in which one header (`X-Forwarded-For`
+/// or RFC 7239 `Forwarded`), and how the client is found in it.
 ///
 /// A proxy appends the address it saw to what the client sent (nginx's
 /// `$proxy_add_x_forwarded_for`), so only the right end of the list is trustworthy: the
 /// client is the rightmost address that is not one of our proxies. Taking the leftmost would
 /// let any client choose its address, and so its rate-limit key.
+///
+/// Only the header the operator names is read: a proxy that appends to one header passes the
+/// other through as the client wrote it, so believing both would let the client pick again.
 public struct ProxyPolicy: Sendable, Equatable {
     /// The proxies whose forwarding headers are believed; empty believes none.
     public var trusted: [IPRange]
+    /// The header those proxies set; the other is ignored.
+    public var header: ProxyHeader
 
     /// Believes no forwarding header: the socket's peer is the client.
     public static let none = ProxyPolicy(trusted: [])
 
-    /// Believes the proxies in `trusted`.
-    public init(trusted: [IPRange]) {
+    /// Believes `header` from the proxies in `trusted`.
+    public init(trusted: [IPRange], header: ProxyHeader = .xForwardedFor) {
         self.trusted = trusted
+        self.header = header
     }
 
     /// `trust_proxy` with no `trusted_proxies`: proxies on loopback and private networks.
     public static let localNetworks = ProxyPolicy(trusted: IPRange.localNetworks)
 
+    /// This policy reading `header` instead.
+    public func reading(_ header: ProxyHeader) -> ProxyPolicy {
+        ProxyPolicy(trusted: trusted, header: header)
+    }
+
+    /// Whether `peer` is one of the trusted proxies (a peer without an IP address, a Unix
+    /// socket or an in-process test, counts as local and so trusted when any proxy is).
+    public func isTrustedPeer(_ peer: IPAddress?) -> Bool {
+        !trusted.isEmpty && (peer.map(isTrusted) ?? true)
+    }
+
     /// The client's address for a request from `peer` carrying these header values.
     /// - Parameter peer: the socket's peer; nil for a peer without an IP address (a Unix
     ///   socket, or an in-process test), which only a local process can be.
     public func clientAddress(peer: IPAddress?, forwarded: [String], forwardedFor: [String]) -> String? {
-        guard !trusted.isEmpty, peer.map(isTrusted) ?? true else { return peer?.description }
-        // RFC 7239 is preferred when present: it is the header a proxy sets on purpose.
-        let chain = forwarded.isEmpty ? Self.forwardedForChain(forwardedFor) : Self.forwardedChain(forwarded)
+        guard isTrustedPeer(peer) else { return peer?.description }
+        let chain =
+            switch header {
+            case .xForwardedFor: Self.forwardedForChain(forwardedFor)
+            case .forwarded: Self.forwardedChain(forwarded)
+            }
         var client = peer
         for hop in chain.reversed() {
             // An entry that is not an address (`unknown`, an obfuscated `_name`, garbage) ends
