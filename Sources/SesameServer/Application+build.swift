@@ -16,8 +16,14 @@ public func buildApplication(
             runtime.sesame, proxies: configuration.proxyPolicy, pages: runtime.pages, metricsToken: configuration.metricsToken,
             readiness: runtime.readiness),
         // A connection that has not completed a request within the timeout is closed, so
-        // slow-header clients (slowloris) cannot hold connections open.
-        server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.httpIdleTimeout)))),
+        // slow-header clients (slowloris) cannot hold connections open; a request must arrive
+        // whole within its own deadline (a trickled body is activity to the idle timeout), and
+        // one client may hold only so many connections.
+        server: .guardedHTTP1(
+            configuration: .init(idleTimeout: .seconds(Int64(configuration.httpIdleTimeout))),
+            limits: ConnectionLimits(
+                requestTimeout: configuration.httpRequestTimeout, perIP: configuration.httpMaxConnectionsPerIP,
+                proxies: configuration.proxyPolicy)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sesame"),
         services: [
             SweeperService(sweeper: runtime.sesame.sweeper), DeliveryService(worker: runtime.sesame.outbox.worker),

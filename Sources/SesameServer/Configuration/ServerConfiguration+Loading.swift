@@ -56,6 +56,9 @@ extension ServerConfiguration {
         configuration.proxyHeader = parseProxyHeader(values)
         configuration.webhookAddressPolicy = parseWebhookHosts(values)
         configuration.httpIdleTimeout = values.int("http_idle_timeout", default: 30, range: 1...3600)
+        configuration.httpRequestTimeout = values.int("http_request_timeout", default: 30, range: 1...3600)
+        configuration.httpMaxConnectionsPerIP = values.int(
+            "http_max_connections_per_ip", default: 64, range: 1...1_000_000)
         configuration.httpThreads = values.optionalInt("http_threads", range: 1...1024)
         configuration.allowConsoleDelivery = values.bool("allow_console_delivery", default: false)
         configuration.logLevel = values.choice(

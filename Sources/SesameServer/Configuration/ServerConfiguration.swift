@@ -32,6 +32,12 @@ public import SesameCore
 ///   an endpoint is registered and after DNS resolution when each call is sent
 /// - `http_idle_timeout` → `SESAME_HTTP_IDLE_TIMEOUT` (30 s): a connection without a complete
 ///   request for this long is closed (slow-header attacks hold no connection longer)
+/// - `http_request_timeout` → `SESAME_HTTP_REQUEST_TIMEOUT` (30 s): a request whose headers and
+///   body have not all arrived this long after its first byte is closed (a body trickled a
+///   byte at a time counts as activity for the idle timeout, not for this)
+/// - `http_max_connections_per_ip` → `SESAME_HTTP_MAX_CONNECTIONS_PER_IP` (64): open connections
+///   one client address (IPv6: one /64) may hold; more are closed at once. Trusted proxies are
+///   exempt (they carry many clients: cap per client at the proxy)
 /// - `http_threads` → `SESAME_HTTP_THREADS` (half the cores, at least one): the threads that
 ///   read, parse and write connections; the others run the handlers, whose signatures are
 ///   most of a login
@@ -112,6 +118,10 @@ public struct ServerConfiguration: Sendable {
     public var httpIdleTimeout = 30
     /// Threads for connection I/O and HTTP parsing; nil for half the cores.
     public var httpThreads: Int?
+    /// Seconds a request may take to arrive, from its first byte to its last.
+    public var httpRequestTimeout = 30
+    /// Open connections one client address may hold (trusted proxies exempt).
+    public var httpMaxConnectionsPerIP = 64
     /// `proxy_header`: the one forwarding header those proxies set.
     public var proxyHeader = ProxyHeader.xForwardedFor
     /// Whether a channel without a provider may print codes to the log on a non-loopback host.
