@@ -112,9 +112,6 @@ extension ServerConfiguration {
         }
     }
 
-    private static func parseSettings(_ values: ConfigValues, issuer: String) -> LoginSettings {
-        let url = URL(string: issuer)
-        if url == nil || !["http", "https"].contains(url?.scheme ?? "") || url?.host == nil {
     private static func parseProxyHeader(_ values: ConfigValues) -> ProxyHeader {
         let name = values.string("proxy_header", default: ProxyHeader.xForwardedFor.rawValue)
         guard let header = ProxyHeader(rawValue: name.lowercased()) else {
@@ -126,6 +123,9 @@ extension ServerConfiguration {
         return header
     }
 
+    private static func parseSettings(_ values: ConfigValues, issuer: String) -> LoginSettings {
+        let url = URL(string: issuer)
+        if url == nil || !["http", "https"].contains(url?.scheme ?? "") || url?.host == nil {
             values.problem("issuer (SESAME_ISSUER): '\(issuer)' must be an http(s) URL such as https://login.example.com")
         }
         var settings = LoginSettings(issuer: issuer)

@@ -112,18 +112,18 @@ public struct ServerConfiguration: Sendable {
     public var trustProxy = false
     /// `trusted_proxies`: the proxies whose forwarding headers are believed.
     public var trustedProxies: [IPRange] = []
+    /// `proxy_header`: the one forwarding header those proxies set.
+    public var proxyHeader = ProxyHeader.xForwardedFor
     /// `webhook_allowed_hosts`: the private hosts and ranges webhook calls may reach.
     public var webhookAddressPolicy = WebhookAddressPolicy()
     /// Seconds a connection may stay without a complete request.
     public var httpIdleTimeout = 30
-    /// Threads for connection I/O and HTTP parsing; nil for half the cores.
-    public var httpThreads: Int?
     /// Seconds a request may take to arrive, from its first byte to its last.
     public var httpRequestTimeout = 30
     /// Open connections one client address may hold (trusted proxies exempt).
     public var httpMaxConnectionsPerIP = 64
-    /// `proxy_header`: the one forwarding header those proxies set.
-    public var proxyHeader = ProxyHeader.xForwardedFor
+    /// Threads for connection I/O and HTTP parsing; nil for half the cores.
+    public var httpThreads: Int?
     /// Whether a channel without a provider may print codes to the log on a non-loopback host.
     public var allowConsoleDelivery = false
     public var connections: [ConnectionOverride] = []
