@@ -73,14 +73,18 @@ extension SQLStorage: ChallengeRepository {
 
     private static let attemptUserColumns = userColumns(of: "u", prefix: "user_")
 
-    /// The value an attempt sets `consumed_at` to: `at` when the row meets `acceptance`, else NULL.
+    /// What an attempt sets: `consumed_at` to `at` when the row meets `acceptance` (else NULL)
+    /// and, for a code exchange, the consumer's lease on the code
+    /// (``ChallengeAcceptance/exchangeLeaseUntil``) in the same statement.
     private static func consumption(_ acceptance: ChallengeAcceptance?, at: Date) -> SQLQueryString {
         guard let acceptance else { return "NULL" }
         let hashes = SQLList(acceptance.secretHashes.map { SQLBind(Data($0)) })
         var conditions: SQLQueryString = "secret_hash IN (\(hashes))"
         if let clientID = acceptance.clientID { conditions = "\(conditions) AND client_id = \(bind: clientID)" }
         if let id = acceptance.challengeID { conditions = "\(conditions) AND id = \(bind: id)" }
-        return "CASE WHEN \(conditions) THEN \(bind: at.sqlValue) END"
+        let consumed: SQLQueryString = "CASE WHEN \(conditions) THEN \(bind: at.sqlValue) END"
+        guard let lease = acceptance.exchangeLeaseUntil else { return consumed }
+        return "\(consumed), retry_lease_until = CASE WHEN \(conditions) THEN \(bind: lease.sqlValue) END"
     }
 
     /// The condition that no counter of `budget` has reached its limit in its window (none

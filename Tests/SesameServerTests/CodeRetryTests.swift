@@ -28,7 +28,45 @@ struct CodeRetryTests {
             let retried = try await h.otp(Self.ana, code)
             #expect(retried.status == .ok, "\(retried.text)")
             let again = try await h.otp(Self.ana, code)
-            #expect(again.status == .ok, "a retry of the retry (its answer lost too) is still the same person")
+            #expect(
+                again.status == .forbidden && again.error?.errorDescription == "Wrong email or verification code.",
+                "once a login from it was answered, the code is spent")
+        }
+    }
+
+    /// Attack: a replay of a used code by the same application (the client id is public) within
+    /// the retry window. Its login was answered, so the code is as dead as ever.
+    @Test("replay within the window: a code whose login was answered is refused")
+    func answeredCodeRefused() async throws {
+        try await Harness.run { h in
+            #expect(try await h.start(email: Self.ana).status == .ok)
+            let code = try #require(h.code(for: Self.ana))
+            #expect(try await h.otp(Self.ana, code).status == .ok)
+            for advance in [0.0, 11, 5] {
+                h.clock.advance(by: advance)
+                let replayed = try await h.otp(Self.ana, code)
+                #expect(replayed.status == .forbidden && replayed.error?.errorDescription == "Wrong email or verification code.")
+            }
+        }
+    }
+
+    /// Fault: the client retries while the request that consumed the code is still at work on
+    /// it (a double submit, a retry before the stalled first attempt gave up). It is told to try
+    /// again shortly, not that the code it typed right is wrong, and no second login happens.
+    @Test("in-flight exchange: the right code answers 503 while another request works on it")
+    func inFlightExchange() async throws {
+        let storage = try await SQLStorage.sqlite(path: nil)
+        try await Harness.run(storage: storage) { h in
+            let code = try await Self.consumedWithoutAnswer(h, storage)
+            // Another request took the code back up and is still at work on it.
+            let until = h.clock.now().addingTimeInterval(10).epochMilliseconds
+            try await storage.executor.write { db in
+                try await db.raw("UPDATE challenges SET retry_lease_until = \(bind: until)").run()
+            }
+            let busy = try await h.otp(Self.ana, code)
+            #expect(busy.status == .serviceUnavailable, "\(busy.text)")
+            h.clock.advance(by: 11)
+            #expect(try await h.otp(Self.ana, code).status == .ok, "the consumer's lease ran out: the retry completes it")
         }
     }
 

@@ -117,7 +117,9 @@ struct OTPGrantTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == 200 }.count == 1)
-            #expect(statuses.filter { $0 == 403 }.count == 49)
+            // The others are refused: the code is used (403), or, while the winner is still at
+            // work on it, they are told to try again shortly (503): the code was typed right.
+            #expect(statuses.filter { $0 == 403 || $0 == 503 }.count == 49)
         }
     }
 

@@ -1,3 +1,4 @@
+import SesameParsers
 import Testing
 
 @testable import SesameServer

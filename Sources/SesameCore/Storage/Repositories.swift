@@ -22,7 +22,6 @@ public protocol UserRepository: Sendable {
     /// `tokensValidAfter` to `at`, in the same transaction, so a blocked user never keeps a
     /// live token, and an unblock revives none issued before the block. Throws `.notFound`.
     func setUserBlocked(id: String, _ blocked: Bool, at: Date) async throws -> User
-    /// Records a successful login in one atomic step: creates `newUser` if no user has its
     /// The first proof of the user's address, in one transaction: applies `transform` to the
     /// stored user and saves it, and ends what anyone could have made while the address was
     /// unproven: passkeys created up to `at`, device keys, refresh tokens (revoked at `at`),
@@ -34,6 +33,7 @@ public protocol UserRepository: Sendable {
         userID id: String, keepingChallenge challengeID: String?, at: Date,
         _ transform: @escaping @Sendable (inout User) throws -> Void
     ) async throws -> AddressVerification
+    /// Records a successful login in one atomic step: creates `newUser` if no user has its
     /// (connection, identifier), otherwise bumps the existing user's count. Two concurrent
     /// first logins therefore create one user.
     func recordLogin(_ newUser: User, at: Date) async throws -> User
@@ -126,12 +126,20 @@ public struct ChallengeAcceptance: Sendable {
     public var clientID: String?
     /// The challenge it must be; nil: the recipient's newest, whichever it is.
     public var challengeID: String?
+    /// For a code exchange: until when its consumer works on the code alone. Only a code
+    /// consumed so may have its exchange retried
+    /// (``ChallengeRetryRepository/attemptConsumedChallenge(connection:recipient:at:retry:within:)``);
+    /// nil for the other consumptions (a magic link, a refused link request), whose code is spent.
+    public var exchangeLeaseUntil: Date?
 
     /// Creates the conditions of a consumption.
-    public init(secretHashes: [[UInt8]], clientID: String? = nil, challengeID: String? = nil) {
+    public init(
+        secretHashes: [[UInt8]], clientID: String? = nil, challengeID: String? = nil, exchangeLeaseUntil: Date? = nil
+    ) {
         self.secretHashes = secretHashes
         self.clientID = clientID
         self.challengeID = challengeID
+        self.exchangeLeaseUntil = exchangeLeaseUntil
     }
 }
 
@@ -186,6 +194,11 @@ public protocol GrantRepository: Sendable {
 }
 
 extension GrantRepository {
+    /// Consumes a code without recording the login its exchange starts.
+    public func consumeAuthorizationCode(hashes: [[UInt8]], at: Date) async throws -> AuthorizationCode? {
+        try await consumeAuthorizationCode(hashes: hashes, at: at, familyID: nil)
+    }
+
     /// Rotation without a reuse interval: any second presentation revokes the family.
     public func rotateRefreshToken(
         hashes: [[UInt8]], clientID: String, at: Date, replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
@@ -193,11 +206,6 @@ extension GrantRepository {
         try await rotateRefreshToken(hashes: hashes, clientID: clientID, at: at, reuseInterval: 0, replacement: replacement)
     }
 }
-
-    /// Consumes a code without recording the login its exchange starts.
-    public func consumeAuthorizationCode(hashes: [[UInt8]], at: Date) async throws -> AuthorizationCode? {
-        try await consumeAuthorizationCode(hashes: hashes, at: at, familyID: nil)
-    }
 
 /// Signing keys and HMAC secrets, shared by every instance through the database.
 public protocol KeyRepository: Sendable {

@@ -5,8 +5,51 @@ extension PasswordlessLogin {
     /// later steps may take to fail (the database's deadline) and a client to retry, through a
     /// short database outage.
     static let exchangeRetryWindow: TimeInterval = 30
+    /// How long the request that consumed a code (or retries its exchange) works on it alone,
+    /// unless it gives the code back sooner by failing: longer than a login's steps take, so two
+    /// requests never both complete a login from one code.
+    static let exchangeLease: TimeInterval = 10
     /// How many retries a consumed code takes, right or wrong, beyond its own attempts.
     static let exchangeRetries = 3
+
+    /// A code exchange whose login is recorded and answered as one: the code is consumed (or its
+    /// lost exchange retried), the login completed, and then the exchange settled: answered, so
+    /// the code is spent for good, or given back for the client's retry when a step after the
+    /// consumption failed (a database stall, the request's deadline).
+    func exchange(
+        _ credentials: PasswordlessCredentials, clientID: String, complete: (User) async throws -> TokenResponse
+    ) async throws -> TokenResponse {
+        let (user, challengeID) = try await consumeOrRetry(credentials, clientID: clientID)
+        let tokens: TokenResponse
+        do {
+            tokens = try await complete(user)
+            try await storage.settleChallengeExchange(id: challengeID, answered: true, at: clock.now())
+        } catch {
+            // Best effort: when the database is away this fails too, and the lease runs out.
+            try? await storage.settleChallengeExchange(id: challengeID, answered: false, at: clock.now())
+            throw error
+        }
+        return tokens
+    }
+
+    /// ``consume(_:clientID:challengeID:)`` for a code exchange, which may also be the retry of
+    /// an exchange that consumed the code but whose answer was lost. Returns the user to record
+    /// and the challenge consumed.
+    private func consumeOrRetry(_ credentials: PasswordlessCredentials, clientID: String) async throws -> (User, String) {
+        let checked: (Connection, String, ChallengeAttempt)
+        do {
+            checked = try await check(
+                credentials, clientID: clientID, consume: true,
+                exchangeLeaseUntil: clock.now().addingTimeInterval(Self.exchangeLease))
+        } catch let refusal as SesameError where refusal.code == .invalidGrant {
+            guard let retried = try await retriedExchange(credentials, clientID: clientID) else { throw refusal }
+            checked = retried
+        }
+        let (connection, recipient, attempt) = checked
+        let user = try await candidateUser(
+            connection: connection, recipient: recipient, stored: attempt.user, challengeID: attempt.challenge.id)
+        return (user, attempt.challenge.id)
+    }
 
     /// The consumer's retry of a code exchange whose answer it never got: the code was
     /// consumed (that step committed), then a later step of the login failed or the request's
@@ -15,12 +58,15 @@ extension PasswordlessLogin {
     /// the login again (for the same user, with fresh tokens, as a rotated refresh token
     /// presented again within the reuse interval does) instead of being told the code it
     /// typed right is wrong. The code was the proof: whoever retries with it within seconds
-    /// is the person who typed it. Every retry counts as an attempt on the consumed code
-    /// and a wrong one spends the recipient's failure budget, so a consumed code cannot be
-    /// guessed at more than ``exchangeRetries`` times, and a newer code ends its retries.
+    /// is the person who typed it. Once a login from the code was answered, the code is spent.
+    /// Every retry counts as an attempt on the consumed code and a wrong one spends the
+    /// recipient's failure budget, so a consumed code cannot be guessed at more than
+    /// ``exchangeRetries`` times, and a newer code ends its retries.
     /// - Returns: what ``check(_:clientID:challengeID:consume:)`` returns for a consuming
     ///   check, or nil when this is no such retry (the caller's refusal stands).
-    func retriedExchange(_ credentials: PasswordlessCredentials, clientID: String, challengeID: String?) async throws
+    /// - Throws: 503 when the code is right but another request is still working on it (a
+    ///   double submit, or a retry sooner than the first attempt's failure freed it).
+    func retriedExchange(_ credentials: PasswordlessCredentials, clientID: String) async throws
         -> (Connection, String, ChallengeAttempt)?
     {
         guard let code = credentials.code, let username = credentials.username, let name = credentials.connection,
@@ -29,13 +75,15 @@ extension PasswordlessLogin {
         else { return nil }
         let budget = failureBudget(connection, recipient, ip: credentials.ip)
         let now = clock.now()
+        let retry = ChallengeRetry(
+            consumedSince: now.addingTimeInterval(-Self.exchangeRetryWindow),
+            leaseUntil: now.addingTimeInterval(Self.exchangeLease), leaseOwner: random.hex(16), retries: Self.exchangeRetries,
+            acceptance: ChallengeAcceptance(secretHashes: hasher.candidates(code, purpose: .challenge), clientID: clientID))
         guard
-            let attempt = try await storage.attemptConsumedChallenge(
-                connection: connection.name, recipient: recipient, at: now,
-                consumedSince: now.addingTimeInterval(-Self.exchangeRetryWindow), retries: Self.exchangeRetries,
-                within: budget.counters(at: now))
+            let retried = try await storage.attemptConsumedChallenge(
+                connection: connection.name, recipient: recipient, at: now, retry: retry, within: budget.counters(at: now))
         else { return nil }
-        let challenge = attempt.challenge
+        let challenge = retried.attempt.challenge
         guard hasher.matches(code, stored: challenge.secretHash, purpose: .challenge) else {
             await coordinator.audit(
                 .otpFailed, ip: credentials.ip, detail: "\(connection.name) attempt \(challenge.attempts) at a used code")
@@ -46,8 +94,9 @@ extension PasswordlessLogin {
             }
             return nil
         }
-        // Only the application that consumed the code, and for a link only its own challenge.
-        guard challenge.clientID == clientID, challengeID == nil || challenge.id == challengeID else { return nil }
-        return (connection, recipient, attempt)
+        // Only the application that consumed the code.
+        guard challenge.clientID == clientID else { return nil }
+        guard retried.leased else { throw SesameError.unavailable("code exchange still in progress in another request") }
+        return (connection, recipient, retried.attempt)
     }
 }

@@ -24,8 +24,9 @@ public struct PasswordlessLogin: Sendable {
     public func finish(
         _ credentials: PasswordlessCredentials, request: TokenGrantRequest, method: LoginMethod = .otp, ip: String?
     ) async throws -> TokenResponse {
-        let user = try await consume(credentials.from(ip), clientID: request.application.clientID)
-        return try await coordinator.completeLogin(user, method: method, request: request, ip: ip)
+        try await exchange(credentials.from(ip), clientID: request.application.clientID) { user in
+            try await coordinator.completeLogin(user, method: method, request: request, ip: ip)
+        }
     }
 
     /// Checks a presented secret and consumes it: the single-use gate of every passwordless
@@ -35,21 +36,12 @@ public struct PasswordlessLogin: Sendable {
     /// - Parameter challengeID: the challenge the secret must belong to, when the caller knows it
     ///   (a ``LinkRequest``'s link): any other live secret of the recipient fails the same way.
     func consume(_ credentials: PasswordlessCredentials, clientID: String, challengeID: String? = nil) async throws -> User {
-        let checked: (Connection, String, ChallengeAttempt)
-        do {
-            checked = try await check(credentials, clientID: clientID, challengeID: challengeID, consume: true)
-        } catch let refusal as SesameError where refusal.code == .invalidGrant {
-            // Maybe the retry of an exchange that consumed the code but whose answer was lost.
-            guard let retried = try await retriedExchange(credentials, clientID: clientID, challengeID: challengeID)
-            else { throw refusal }
-            checked = retried
-        }
-        let (connection, recipient, attempt) = checked
+        let (connection, recipient, attempt) = try await check(
+            credentials, clientID: clientID, challengeID: challengeID, consume: true)
         return try await candidateUser(
             connection: connection, recipient: recipient, stored: attempt.user, challengeID: attempt.challenge.id)
     }
 
-        guard let clientID else { throw SesameError.invalidRequest("Missing required parameter: client_id") }
     /// Checks a secret without consuming it (`/passwordless/verify`): a wrong one counts as
     /// a failed attempt, a right one gives its attempt back.
     /// - Parameter clientID: the application asking, required; a code it did not request fails
@@ -57,14 +49,18 @@ public struct PasswordlessLogin: Sendable {
     ///   application's code would pass, and get its attempt back.
     /// - Throws: 400 `invalid_request` without `clientID`.
     public func verify(_ credentials: PasswordlessCredentials, clientID: String?) async throws {
+        guard let clientID else { throw SesameError.invalidRequest("Missing required parameter: client_id") }
         let (_, _, attempt) = try await check(credentials, clientID: clientID)
         try await storage.refundAttempt(challengeID: attempt.challenge.id)
     }
 
     /// Counts an attempt and checks the secret against the recipient's newest challenge; with
     /// `consume`, a right secret also consumes it in the same storage operation.
+    /// - Parameter exchangeLeaseUntil: for a code exchange, until when the consumer holds the code
+    ///   (``exchange(_:clientID:complete:)``).
     func check(
-        _ credentials: PasswordlessCredentials, clientID: String?, challengeID: String? = nil, consume: Bool = false
+        _ credentials: PasswordlessCredentials, clientID: String?, challengeID: String? = nil, consume: Bool = false,
+        exchangeLeaseUntil: Date? = nil
     ) async throws -> (Connection, String, ChallengeAttempt) {
         let connection = try await requireConnection(credentials.connection, parameter: "realm")
         guard let username = credentials.username else {
@@ -77,7 +73,8 @@ public struct PasswordlessLogin: Sendable {
         // recipient's failure budget lasts: a right guess that loses a race to another finds
         // the challenge consumed, and fails like a wrong one.
         let acceptance = ChallengeAcceptance(
-            secretHashes: hasher.candidates(code, purpose: .challenge), clientID: clientID, challengeID: challengeID)
+            secretHashes: hasher.candidates(code, purpose: .challenge), clientID: clientID, challengeID: challengeID,
+            exchangeLeaseUntil: exchangeLeaseUntil)
         let now = clock.now()
         guard
             let attempt = try await storage.attemptChallenge(
@@ -112,7 +109,7 @@ public struct PasswordlessLogin: Sendable {
     }
 
     /// The user to record: `stored` (the attempt read it while consuming), or a new one.
-    private func candidateUser(
+    func candidateUser(
         connection: Connection, recipient: String, stored: User?, challengeID: String
     ) async throws -> User {
         guard let existing = stored else {
