@@ -135,6 +135,22 @@ struct DeploymentHardeningTests {
             #expect(response.headers[.location] == nil)
         }
     }
+
+    /// Attack: `127.evil.example` (or `localhost.evil.example`) is a name anyone can register;
+    /// when an http callback counted as loopback by its first label, codes and tokens went in
+    /// clear to the attacker's host.
+    @Test("look-alike loopback: http callbacks must be 127/8, ::1 or localhost itself")
+    func lookalikeLoopbackCallback() {
+        for url in [
+            "http://127.evil.example/cb", "http://127.0.0.1.evil.example/cb", "http://localhost.evil.example/cb",
+            "http://127.1/cb", "http://0x7f.0.0.1/cb", "http://[::2]/cb",
+        ] {
+            #expect(CallbackURL.problem(url, type: .native) != nil, "\(url) is not loopback")
+        }
+        for url in ["http://127.0.0.1:8123/cb", "http://127.10.20.30/cb", "http://[::1]:8080/cb", "http://LOCALHOST/cb"] {
+            #expect(CallbackURL.problem(url, type: .native) == nil, "\(url) is loopback")
+        }
+    }
 }
 
 /// A log handler that keeps warnings and above, for checking what a start reports.

@@ -27,10 +27,18 @@ public enum CallbackURL {
         }
     }
 
+    /// Whether `host` is this machine: `localhost` exactly, or an address in 127.0.0.0/8 or
+    /// `::1`. The host is parsed as an address, not matched by prefix: `127.evil.example` is a
+    /// name anyone can register, and an http callback there sends codes in clear to them.
     private static func isLoopback(_ host: String?) -> Bool {
-        guard let host = host?.lowercased() else { return false }
-        return host == "localhost" || host == "[::1]" || host == "::1" || host.hasPrefix("127.")
+        guard var host = host?.lowercased() else { return false }
+        if host == "localhost" { return true }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard let address = IPAddress(host) else { return false }
+        return loopback.contains { $0.contains(address) }
     }
+
+    private static let loopback = ["127.0.0.0/8", "::1/128"].compactMap { IPRange($0) }
 }
 
 extension Application {
