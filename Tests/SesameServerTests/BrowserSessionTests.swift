@@ -208,6 +208,31 @@ struct BrowserSessionTests {
         }
     }
 
+    /// Attack: an application's allowed logout URL is `javascript:…` or `data:…` (set through
+    /// the management API or `sesame admin apps`); `/v2/logout?returnTo=` that URL then runs the
+    /// attacker's script on the login domain.
+    @Test("logout XSS: javascript: and data: logout URLs are refused, and never followed from an old row")
+    func scriptLogoutURLs() async throws {
+        try await Harness.run { h in
+            let admin = try await ManagementAPITests.token(h)
+            for url in [
+                "javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "http://evil.example/bye",
+            ] {
+                let created = try await h.post(
+                    "/api/v2/clients",
+                    ["name": "X", "app_type": "spa", "callbacks": [Self.spa], "allowed_logout_urls": [url]], headers: admin)
+                #expect(created.status == .badRequest, "\(url)")
+                let patched = try await h.patch("/api/v2/clients/\(h.clientID)", ["allowed_logout_urls": [url]], headers: admin)
+                #expect(patched.status == .badRequest, "\(url)")
+            }
+            try await Self.seedSPA(h)
+            // A row stored before the rule: the logout still never redirects there.
+            _ = try await h.sesame.storage.updateApplication(clientID: Self.spaID) { $0.logoutURLs = ["javascript:alert(1)"] }
+            let out = try await h.get("/v2/logout?client_id=\(Self.spaID)&returnTo=javascript%3Aalert(1)")
+            #expect(out.status == .badRequest && out.headers[.location] == nil)
+        }
+    }
+
     @Test("OIDC end-session: id_token_hint names the application; state comes back; a forged hint is refused")
     func oidcLogout() async throws {
         try await Harness.run { h in

@@ -72,7 +72,8 @@ public struct ApplicationAdministration: Sendable {
     }
 
     /// The rules every stored application meets: a name; callbacks its type may use
-    /// (``CallbackURL``); absolute origins and logout URLs; an https logo.
+    /// (``CallbackURL``), and the same rules for logout URLs, where the browser is sent too;
+    /// absolute origins; an https logo.
     public static func validate(_ application: Application) throws {
         guard !application.name.trimmingCharacters(in: .whitespaces).isEmpty, application.name.count <= 200 else {
             throw SesameError.invalidRequest("name must be 1 to 200 characters.")
@@ -80,7 +81,11 @@ public struct ApplicationAdministration: Sendable {
         if let problem = application.callbacks.lazy.compactMap({ CallbackURL.problem($0, type: application.type) }).first {
             throw SesameError.invalidRequest(problem)
         }
-        for url in application.allowedOrigins + application.logoutURLs {
+        // A logout URL is a redirect target like a callback: `javascript:` there runs on our origin.
+        if let problem = application.logoutURLs.lazy.compactMap({ CallbackURL.problem($0, type: application.type) }).first {
+            throw SesameError.invalidRequest("Logout URL: " + problem)
+        }
+        for url in application.allowedOrigins {
             guard let components = URLComponents(string: url), let scheme = components.scheme, !scheme.isEmpty,
                 components.host != nil || !["http", "https"].contains(scheme)
             else { throw SesameError.invalidRequest("'\(url)' is not an absolute URL.") }

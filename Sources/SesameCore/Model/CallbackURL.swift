@@ -47,4 +47,11 @@ extension Application {
     public func allowsCallback(_ url: String) -> Bool {
         callbacks.contains(url) && CallbackURL.problem(url, type: type) == nil
     }
+
+    /// Whether `url` is one of the application's logout URLs and a safe one (the callback
+    /// rules), so a row stored before logout URLs were checked never sends a browser to
+    /// `javascript:`.
+    public func allowsLogoutURL(_ url: String) -> Bool {
+        logoutURLs.contains(url) && CallbackURL.problem(url, type: type) == nil
+    }
 }

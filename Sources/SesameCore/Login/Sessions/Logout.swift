@@ -48,7 +48,7 @@ public struct Logout: Sendable {
         } else {
             candidates = try await applications.listApplications()
         }
-        guard candidates.contains(where: { $0.logoutURLs.contains(returnTo) }) else {
+        guard candidates.contains(where: { $0.allowsLogoutURL(returnTo) }) else {
             throw SesameError.invalidRequest(
                 "The return URL is not an allowed logout URL of the application. You are signed out.")
         }
