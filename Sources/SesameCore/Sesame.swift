@@ -84,7 +84,7 @@ public struct Sesame: Sendable {
         self.sessions = BrowserSessions(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
             administration: SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger))
-        self.logout = Logout(applications: storage, sessions: sessions, keys: keys)
+        self.logout = Logout(applications: storage, sessions: sessions, keys: keys, issuer: settings.issuer)
         self.passkeyManagement = PasskeyManagement(
             storage: storage, coordinator: coordinator, clock: clock, recentLoginWindow: settings.recentLoginWindow)
         self.origins = OriginPolicy(applications: storage, settings: settings)

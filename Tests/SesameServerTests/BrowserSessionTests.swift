@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import JWTKit
 import SesameAPI
 import SesameCore
 import SesameStorageConformance
@@ -200,9 +201,14 @@ struct BrowserSessionTests {
             try await Self.seedSPA(h)
             let (cookie, _) = try await Self.signIn(h, Self.authorize(h.clientID, AuthorizeTests.callback))
             for query in ["client_id=\(Self.spaID)&returnTo=https%3A%2F%2Fevil.example", "returnTo=https%3A%2F%2Fevil.example"] {
-                let out = try await h.get("/v2/logout?" + query, headers: [.cookie: cookie])
+                // Not an application's own logout: the person is asked first (crossSiteLogout).
+                let asked = try await h.get("/v2/logout?" + query, headers: [.cookie: cookie])
+                #expect(asked.status == .ok && asked.headers[.location] == nil)
+                let out = try await h.form("/v2/logout", AuthorizeTests.hiddenFields(asked.text), headers: [.cookie: cookie])
                 #expect(out.status == .badRequest && out.headers[.location] == nil)
             }
+            let direct = try await h.get("/v2/logout?returnTo=https%3A%2F%2Fevil.example")
+            #expect(direct.status == .badRequest && direct.headers[.location] == nil, "without a session: refused at once")
             let after = try await h.get(Self.authorize(Self.spaID, Self.spa, ["prompt": "none"]), headers: [.cookie: cookie])
             #expect(MagicLinkTests.query(after.headers[.location])["error"] == "login_required")
         }
@@ -254,6 +260,84 @@ struct BrowserSessionTests {
             let forged = try await h.form(
                 "/oidc/logout", ["id_token_hint": hint.dropLast(4) + "AAAA", "post_logout_redirect_uri": Self.spa + "/bye"])
             #expect(forged.status == .badRequest && forged.headers[.location] == nil)
+        }
+    }
+
+    /// Attack: a page on another site links, redirects or frames `/v2/logout` (or the OIDC
+    /// end-session endpoint): the SameSite=Lax session cookie goes along on a top-level GET,
+    /// and the person is signed out of every application without asking.
+    @Test("cross-site logout: without proof of an application, logout asks first and a forged POST ends nothing")
+    func crossSiteLogout() async throws {
+        try await Harness.run { h in
+            try await Self.seedSPA(h)
+            let (cookie, _) = try await Self.signIn(h, Self.authorize(h.clientID, AuthorizeTests.callback))
+            let bye = "https%3A%2F%2Fspa.example.com%2Fbye"
+            for path in [
+                "/v2/logout", "/v2/logout?returnTo=\(bye)",
+                "/v2/logout?client_id=\(Self.spaID)&returnTo=https%3A%2F%2Fevil.example",
+                "/oidc/logout", "/oidc/logout?post_logout_redirect_uri=\(bye)&state=q",
+            ] {
+                let asked = try await h.get(path, headers: [.cookie: cookie])
+                #expect(asked.status == .ok && asked.text.contains("id=\"logout-confirm\""), "\(path)")
+                #expect(!asked.headers[values: .setCookie].contains { $0.contains("sesame_session=") }, "\(path)")
+            }
+            // Another site's form posting to the endpoints carries no forgery token of this browser.
+            for path in ["/v2/logout", "/oidc/logout"] {
+                let forged = try await h.form(path, ["csrf_token": "guessed"], headers: [.cookie: cookie])
+                #expect(forged.text.contains("id=\"logout-confirm\""), "\(path)")
+            }
+            let still = try await h.get(Self.authorize(Self.spaID, Self.spa, ["prompt": "none"]), headers: [.cookie: cookie])
+            #expect(MagicLinkTests.query(still.headers[.location])["code"] != nil, "still signed in")
+
+            // The person confirms on the page: signed out, and sent where the link said.
+            let page = try await h.get("/oidc/logout?post_logout_redirect_uri=\(bye)&state=q", headers: [.cookie: cookie])
+            #expect(page.text.contains("action=\"/oidc/logout\""))
+            let confirmed = try await h.form("/oidc/logout", AuthorizeTests.hiddenFields(page.text), headers: [.cookie: cookie])
+            #expect(confirmed.status == .seeOther && confirmed.headers[.location] == Self.spa + "/bye?state=q")
+            let after = try await h.get(Self.authorize(Self.spaID, Self.spa, ["prompt": "none"]), headers: [.cookie: cookie])
+            #expect(MagicLinkTests.query(after.headers[.location])["error"] == "login_required")
+        }
+    }
+
+    @Test("logout: the confirm button of /v2/logout signs out and shows signed out")
+    func confirmedAuth0Logout() async throws {
+        try await Harness.run { h in
+            let (cookie, _) = try await Self.signIn(h, Self.authorize(h.clientID, AuthorizeTests.callback))
+            let page = try await h.get("/v2/logout", headers: [.cookie: cookie])
+            #expect(page.text.contains("action=\"/v2/logout\""))
+            let confirmed = try await h.form("/v2/logout", AuthorizeTests.hiddenFields(page.text), headers: [.cookie: cookie])
+            #expect(confirmed.status == .ok && confirmed.text.contains("You are signed out"))
+            #expect(confirmed.headers[values: .setCookie].contains { $0.contains("sesame_session=") && $0.contains("Max-Age=0") })
+            let nobody = try await h.get("/v2/logout")
+            #expect(nobody.text.contains("You are signed out"), "without a session there is nothing to ask about")
+        }
+    }
+
+    /// An id_token of ours, even long expired, shows that the application sent the logout.
+    /// One signed by our key for another issuer does not.
+    @Test("logout with a valid id_token_hint (expired too) needs no confirmation; another issuer's does")
+    func logoutWithHint() async throws {
+        try await Harness.run { h in
+            try await Self.seedSPA(h)
+            let (cookie, location) = try await Self.signIn(h, Self.authorize(Self.spaID, Self.spa))
+            let tokens = try await h.post(
+                "/oauth/token",
+                [
+                    "grant_type": "authorization_code", "client_id": Self.spaID,
+                    "code": MagicLinkTests.query(location)["code"], "redirect_uri": Self.spa,
+                    "code_verifier": MagicLinkTests.verifier,
+                ]
+            ).tokens()
+            let hint = try #require(tokens.idToken)
+            let foreign = try await h.sesame.keys.signer().sign(
+                ForeignHint(iss: "https://other.example.com", aud: Self.spaID))
+            let refused = try await h.get("/v2/logout?id_token_hint=\(foreign)", headers: [.cookie: cookie])
+            #expect(refused.text.contains("id=\"logout-confirm\""), "another issuer's token proves nothing")
+            h.clock.advance(by: 40_000)  // past the id_token's lifetime
+            let out = try await h.get("/v2/logout?id_token_hint=\(hint)", headers: [.cookie: cookie])
+            #expect(out.status == .ok && out.text.contains("You are signed out"))
+            let after = try await h.get(Self.authorize(Self.spaID, Self.spa, ["prompt": "none"]), headers: [.cookie: cookie])
+            #expect(MagicLinkTests.query(after.headers[.location])["error"] == "login_required")
         }
     }
 
@@ -351,6 +435,14 @@ struct BrowserSessionTests {
             #expect(stranger.status == .badRequest, "a callback this browser did not start is refused")
         }
     }
+}
+
+/// An id_token signed by our key but naming another issuer.
+struct ForeignHint: JWTPayload {
+    let iss: String
+    let aud: String
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// The payload of a JWT, for checking claims.

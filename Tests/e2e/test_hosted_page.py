@@ -390,6 +390,7 @@ def test_create_a_passkey_from_the_offer_then_sign_in_with_it(sesame, browser, a
     assert len(listed) == 1, listed
 
     page.goto(f"{server(sesame)}/v2/logout")
+    page.click("#logout-confirm")  # a bare logout link asks first
     assert page.inner_text("h1") == text("en", "signed_out_heading")
     shot(page, "hosted-signed-out")
 
@@ -405,6 +406,8 @@ def test_create_a_passkey_from_the_offer_then_sign_in_with_it(sesame, browser, a
     # By the button: with autofill unavailable (as in browsers without conditional mediation),
     # "Sign in with a passkey" opens the browser's own passkey dialog.
     page.goto(f"{server(sesame)}/v2/logout")
+    page.click("#logout-confirm")
+    page.wait_for_selector("text=" + text("en", "signed_out_heading"))
     page.add_init_script("PublicKeyCredential.isConditionalMediationAvailable = async () => false;")
     app.hits.clear()
     verifier, challenge = pkce()

@@ -16,6 +16,7 @@ struct SessionController {
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/v2/logout", use: auth0Logout)
+        router.post("/v2/logout", use: auth0Logout)
         router.get("/oidc/logout", use: oidcLogout)
         router.post("/oidc/logout", use: oidcLogout)
         router.get("/me/sessions", use: list)
@@ -23,31 +24,54 @@ struct SessionController {
         router.delete("/me/sessions/:id", use: revoke)
     }
 
-    /// `GET /v2/logout?client_id&returnTo`.
+    /// `GET /v2/logout?client_id&returnTo` (and `id_token_hint`); POST is the confirm page's
+    /// button.
     @Sendable func auth0Logout(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let query = request.uri.queryParameters
-        return try await end(
-            Logout.Request(
-                sessionSecret: cookie.secret(in: request), clientID: query.get("client_id"), returnTo: query.get("returnTo"),
-                idTokenHint: nil, state: nil), request)
+        let parameters = try await LogoutParameters(request, context: context)
+        let logoutRequest = Logout.Request(
+            sessionSecret: cookie.secret(in: request), clientID: try parameters.value("client_id"),
+            returnTo: try parameters.value("returnTo"), idTokenHint: try parameters.value("id_token_hint"), state: nil)
+        return try await confirmOrEnd(
+            logoutRequest, request, parameters: parameters, action: "/v2/logout", carried: ["client_id", "returnTo"])
     }
 
     /// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2), by GET or form POST.
     @Sendable func oidcLogout(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let body = try await RequestParameters.parse(request, context: context, allowForm: true)
-        let query = request.uri.queryParameters
-        func value(_ name: String) throws -> String? { try body.string(name) ?? query.get(name) }
-        return try await end(
-            Logout.Request(
-                sessionSecret: cookie.secret(in: request), clientID: try value("client_id"),
-                returnTo: try value("post_logout_redirect_uri"), idTokenHint: try value("id_token_hint"),
-                state: try value("state")), request)
+        let parameters = try await LogoutParameters(request, context: context)
+        let logoutRequest = Logout.Request(
+            sessionSecret: cookie.secret(in: request), clientID: try parameters.value("client_id"),
+            returnTo: try parameters.value("post_logout_redirect_uri"), idTokenHint: try parameters.value("id_token_hint"),
+            state: try parameters.value("state"))
+        return try await confirmOrEnd(
+            logoutRequest, request, parameters: parameters, action: "/oidc/logout",
+            carried: ["client_id", "post_logout_redirect_uri", "state", "ui_locales"])
+    }
+
+    /// Ends the session when the request proves an application sent it (``Logout/isVouchedFor(_:)``),
+    /// when the person confirmed on our page (a form carrying this browser's forgery token), or
+    /// when there is no session to end; otherwise asks. A link or image on another site could
+    /// otherwise sign anyone out of every application at will.
+    private func confirmOrEnd(
+        _ logoutRequest: Logout.Request, _ request: Request, parameters: LogoutParameters, action: String,
+        carried: [String]
+    ) async throws -> Response {
+        let hasSession = !(logoutRequest.sessionSecret ?? "").isEmpty
+        let token = try parameters.value(FormGuard.field)
+        let confirmed = request.method == .post && pages.forms.accepts(request, token: token)
+        let mayEnd = !hasSession || confirmed ? true : try await logout.isVouchedFor(logoutRequest)
+        if mayEnd {
+            return try await end(logoutRequest, request, uiLocales: try parameters.value("ui_locales"))
+        }
+        let view = pages.view(request, application: nil, uiLocales: try parameters.value("ui_locales"))
+        let heading = view.text("logout_confirm_heading")
+        let fields = try carried.compactMap { name in try parameters.value(name).map { (name, $0) } }
+        return view.render("logout-confirm", values: ["title": heading, "action": action], fields: fields)
     }
 
     /// Ends the session, clears the cookie and sends the browser on, or says it is signed out.
-    private func end(_ logoutRequest: Logout.Request, _ request: Request) async throws -> Response {
+    private func end(_ logoutRequest: Logout.Request, _ request: Request, uiLocales: String?) async throws -> Response {
         var response: Response
-        let view = pages.view(request, application: nil, uiLocales: request.uri.queryParameters.get("ui_locales"))
+        let view = pages.view(request, application: nil, uiLocales: uiLocales)
         do {
             if let location = try await logout.logout(logoutRequest) {
                 response = Responses.redirect(location)
@@ -80,6 +104,22 @@ struct SessionController {
         let grant = try await tokens.authenticate(accessToken: request.bearerToken)
         try await sessions.revoke(id: nil, grant)
         return Response(status: .noContent)
+    }
+}
+
+/// A logout's parameters: the form body of a POST, then the query.
+private struct LogoutParameters {
+    let body: RequestParameters?
+    let request: Request
+
+    init(_ request: Request, context: SesameRequestContext) async throws {
+        body = request.method == .post ? try await RequestParameters.parse(request, context: context, allowForm: true) : nil
+        self.request = request
+    }
+
+    /// - Throws: 400 for a body member that is not a string.
+    func value(_ name: String) throws -> String? {
+        try body?.string(name) ?? request.uri.queryParameters.get(name)
     }
 }
 

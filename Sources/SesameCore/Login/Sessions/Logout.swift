@@ -9,6 +9,8 @@ public struct Logout: Sendable {
     let applications: any ApplicationRepository
     let sessions: BrowserSessions
     let keys: KeyRing
+    /// Our issuer: an `id_token_hint` must name it.
+    let issuer: String
 
     /// A logout request, already decoded.
     public struct Request: Sendable {
@@ -29,6 +31,19 @@ public struct Logout: Sendable {
             self.idTokenHint = idTokenHint
             self.state = state
         }
+    }
+
+    /// Whether the request shows that an application sent it, so the session may end without
+    /// asking the person (OpenID Connect RP-Initiated Logout §2 asks them otherwise): an
+    /// id_token of ours as `id_token_hint` (expired ones too: apps log out with the one they
+    /// hold), or, as Auth0's SDKs send it, a `client_id` with a `returnTo` that application
+    /// registered. Anything less may be a page of another site ending the session by a link.
+    public func isVouchedFor(_ request: Request) async throws -> Bool {
+        if let hint = request.idTokenHint, !hint.isEmpty, (try? await audience(of: hint)) != nil { return true }
+        guard let clientID = request.clientID, !clientID.isEmpty, let returnTo = request.returnTo, !returnTo.isEmpty,
+            let application = try await applications.application(clientID: clientID)
+        else { return false }
+        return application.allowsLogoutURL(returnTo)
     }
 
     /// Ends the browser's session and returns where to send it: nil to show "signed out".
@@ -56,21 +71,25 @@ public struct Logout: Sendable {
         return AuthorizationResponse(redirectURI: returnTo, mode: .query, parameters: [("state", state)]).location
     }
 
-    /// The application an id_token of ours was issued to (its signature checked, its expiry
-    /// not: an app logs out with the id_token it holds, often long expired).
+    /// The application an id_token of ours was issued to (its signature and issuer checked,
+    /// its expiry not: an app logs out with the id_token it holds, often long expired).
     private func audience(of idTokenHint: String?) async throws -> String? {
         guard let idTokenHint, !idTokenHint.isEmpty else { return nil }
+        let hint: IDTokenHint
         do {
-            return try await keys.signer().verify(idTokenHint, as: IDTokenHint.self).aud
+            hint = try await keys.signer().verify(idTokenHint, as: IDTokenHint.self)
         } catch {
             throw SesameError.invalidRequest("id_token_hint is not an id_token issued here.")
         }
+        guard hint.iss == issuer else { throw SesameError.invalidRequest("id_token_hint is not an id_token issued here.") }
+        return hint.aud
     }
 }
 
 /// The part of an id_token a logout needs.
 private struct IDTokenHint: JWTPayload {
     let aud: String
+    let iss: String?
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
