@@ -341,6 +341,28 @@ struct BrowserSessionTests {
         }
     }
 
+    /// Attack: the `/welcome` state cookie (state and PKCE verifier) without Secure travels over
+    /// plain http, where a network attacker reads it; without `__Host-` a sibling subdomain can
+    /// plant its own.
+    @Test("welcome cookie: __Host- and Secure on an https issuer; a sign-in begun under the old name still finishes")
+    func welcomeCookie() async throws {
+        try await Harness.run { h in
+            let start = try await h.get("/welcome/start")
+            let setting = try #require(start.headers[.setCookie])
+            let attributes = setting.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(setting.hasPrefix("__Host-sesame_welcome="))
+            #expect(attributes.contains("Secure") && attributes.contains("Path=/") && attributes.contains("HttpOnly"))
+            #expect(!attributes.contains { $0.hasPrefix("Domain") })
+            // Begun before the upgrade: the same state under the old name.
+            let value = String(setting.prefix { $0 != ";" }.dropFirst("__Host-sesame_welcome=".count))
+            let location = try #require(start.headers[.location])
+            let (_, back) = try await Self.signIn(h, String(location.dropFirst("https://login.example.com".count)))
+            let callback = String(back.dropFirst("https://login.example.com".count))
+            let page = try await h.get(callback, headers: [.cookie: "sesame_welcome=\(value)"])
+            #expect(page.status == .ok && page.text.contains("Signed in as <strong>ana@example.com</strong>"))
+        }
+    }
+
     /// Attack: session fixation. A secret planted in the victim's browser before they sign
     /// in must not become their session.
     @Test("every login rotates the session secret; a planted or revoked one gives nothing")

@@ -16,10 +16,26 @@ struct WelcomeController {
 
     /// Holds `state.verifier` between the start and the callback, for this page only.
     static let cookieName = "sesame_welcome"
+    /// Its name on an https issuer: the browser then insists on Secure, Path=/ and no Domain,
+    /// so neither a plain-http page nor a sibling subdomain can read or plant it.
+    static let hostCookieName = "__Host-" + cookieName
 
-    /// The state cookie, sent back to `/welcome` only.
-    static func cookie(_ value: String, maxAge: Int) -> Cookie {
-        Cookie(name: cookieName, value: value, maxAge: maxAge, path: "/welcome", httpOnly: true, sameSite: .lax)
+    private var secure: Bool { settings.issuer.hasPrefix("https://") }
+
+    /// The state cookie: `__Host-sesame_welcome` on an https issuer, else `sesame_welcome`, sent
+    /// back to `/welcome` only.
+    func cookie(_ value: String, maxAge: Int) -> Cookie {
+        guard secure else {
+            return Cookie(name: Self.cookieName, value: value, maxAge: maxAge, path: "/welcome", httpOnly: true, sameSite: .lax)
+        }
+        return Cookie(
+            name: Self.hostCookieName, value: value, maxAge: maxAge, path: "/", secure: true, httpOnly: true, sameSite: .lax)
+    }
+
+    /// The state the browser holds. A sign-in started before the `__Host-` name (an upgrade in
+    /// its 15 minutes) still carries the old name, which is read too for that while.
+    func savedState(_ request: Request) -> String? {
+        request.cookies[Self.hostCookieName]?.value ?? request.cookies[Self.cookieName]?.value
     }
 
     func register(on router: Router<SesameRequestContext>) {
@@ -42,7 +58,7 @@ struct WelcomeController {
             URLQueryItem(name: "code_challenge_method", value: "S256"),
         ]
         var response = Responses.redirect(components.string!)
-        response.setCookie(Self.cookie("\(state).\(verifier)", maxAge: 900))
+        response.setCookie(cookie("\(state).\(verifier)", maxAge: 900))
         return response
     }
 
@@ -54,7 +70,7 @@ struct WelcomeController {
         }
         guard let code = query.get("code") else { return page(view) }
         guard let application = try await defaultApplication() else { return notSetUp(view) }
-        let saved = request.cookies[Self.cookieName]?.value.split(separator: ".", maxSplits: 1)
+        let saved = savedState(request)?.split(separator: ".", maxSplits: 1)
         guard let saved, saved.count == 2, String(saved[0]) == query.get("state") else {
             return page(view, error: "This sign-in was not started here: start again.", status: .badRequest)
         }
@@ -64,7 +80,12 @@ struct WelcomeController {
             let claims = answer.idToken.flatMap(Self.claims(of:)) ?? [:]
             let logout = settings.issuer + "v2/logout?client_id=\(application.clientID)&returnTo=" + callback
             var response = page(view, claims: claims, logoutURL: logout)
-            response.setCookie(Self.cookie("", maxAge: 0))
+            response.setCookie(cookie("", maxAge: 0))
+            if secure, request.cookies[Self.cookieName] != nil {
+                // The old name's cookie, from before the upgrade, is removed as well.
+                response.setCookie(
+                    Cookie(name: Self.cookieName, value: "", maxAge: 0, path: "/welcome", httpOnly: true, sameSite: .lax))
+            }
             return response
         } catch let error as SesameError {
             return page(view, error: error.message, status: .badRequest)
