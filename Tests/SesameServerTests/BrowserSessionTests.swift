@@ -15,6 +15,21 @@ struct BrowserSessionTests {
     static let spaID = "app-spa"
 
     /// A single-page app with its origin as callback, web origin and logout URL.
+    /// The SPA signed in on the hosted page, its code exchanged: the session cookie and the
+    /// id_token (a logout's `id_token_hint`).
+    static func signedInSPA(_ h: Harness) async throws -> (cookie: String, idToken: String) {
+        try await seedSPA(h)
+        let (cookie, location) = try await signIn(h, authorize(spaID, spa))
+        let tokens = try await h.post(
+            "/oauth/token",
+            [
+                "grant_type": "authorization_code", "client_id": spaID, "code": MagicLinkTests.query(location)["code"],
+                "redirect_uri": spa, "code_verifier": MagicLinkTests.verifier,
+            ]
+        ).tokens()
+        return (cookie, try #require(tokens.idToken))
+    }
+
     static func seedSPA(_ h: Harness) async throws {
         var app = Application(
             clientID: spaID, clientSecret: nil, name: "Shop", type: .spa, callbacks: [spa, spa + "/"],
@@ -242,17 +257,7 @@ struct BrowserSessionTests {
     @Test("OIDC end-session: id_token_hint names the application; state comes back; a forged hint is refused")
     func oidcLogout() async throws {
         try await Harness.run { h in
-            try await Self.seedSPA(h)
-            let (cookie, location) = try await Self.signIn(h, Self.authorize(Self.spaID, Self.spa))
-            let tokens = try await h.post(
-                "/oauth/token",
-                [
-                    "grant_type": "authorization_code", "client_id": Self.spaID,
-                    "code": MagicLinkTests.query(location)["code"], "redirect_uri": Self.spa,
-                    "code_verifier": MagicLinkTests.verifier,
-                ]
-            ).tokens()
-            let hint = try #require(tokens.idToken)
+            let (cookie, hint) = try await Self.signedInSPA(h)
             let out = try await h.form(
                 "/oidc/logout", ["id_token_hint": hint, "post_logout_redirect_uri": Self.spa + "/bye", "state": "z"],
                 headers: [.cookie: cookie])
@@ -318,17 +323,7 @@ struct BrowserSessionTests {
     @Test("logout with a valid id_token_hint (expired too) needs no confirmation; another issuer's does")
     func logoutWithHint() async throws {
         try await Harness.run { h in
-            try await Self.seedSPA(h)
-            let (cookie, location) = try await Self.signIn(h, Self.authorize(Self.spaID, Self.spa))
-            let tokens = try await h.post(
-                "/oauth/token",
-                [
-                    "grant_type": "authorization_code", "client_id": Self.spaID,
-                    "code": MagicLinkTests.query(location)["code"], "redirect_uri": Self.spa,
-                    "code_verifier": MagicLinkTests.verifier,
-                ]
-            ).tokens()
-            let hint = try #require(tokens.idToken)
+            let (cookie, hint) = try await Self.signedInSPA(h)
             let foreign = try await h.sesame.keys.signer().sign(
                 ForeignHint(iss: "https://other.example.com", aud: Self.spaID))
             let refused = try await h.get("/v2/logout?id_token_hint=\(foreign)", headers: [.cookie: cookie])
