@@ -15,16 +15,19 @@ public struct LogBody: Codable, Sendable, Equatable {
     public var ip: String?
     /// `event`: Sesame's own event type (`login`, `otp_failed`, …).
     public var details: [String: String]
+    /// How many identical events the entry stands for: repeated refusals of one kind from one
+    /// address within a minute are one entry. Absent in bodies from before it existed.
+    public var count: Int?
 
     enum CodingKeys: String, CodingKey {
-        case date, type, description, ip, details
+        case date, type, description, ip, details, count
         case logID = "log_id", userID = "user_id", clientID = "client_id"
     }
 
     /// Creates a body.
     public init(
         logID: String, date: String, type: String, description: String, userID: String?, clientID: String?, ip: String?,
-        details: [String: String]
+        details: [String: String], count: Int? = nil
     ) {
         self.logID = logID
         self.date = date
@@ -34,5 +37,6 @@ public struct LogBody: Codable, Sendable, Equatable {
         self.clientID = clientID
         self.ip = ip
         self.details = details
+        self.count = count
     }
 }

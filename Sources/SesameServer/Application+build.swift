@@ -82,10 +82,11 @@ public func buildRouter(
     TokenController(
         passwordless: sesame.passwordless, linkRequests: sesame.linkRequests, passkeys: sesame.passkeys,
         deviceKeys: sesame.deviceKeys.login,
-        tokens: sesame.tokens, clients: sesame.clients, proxies: proxies
+        tokens: sesame.tokens, clients: sesame.clients, proxies: proxies, refusals: sesame.grantRefusals
     ).register(on: router)
     LegacyController(
-        passwordless: sesame.passwordless, deviceKeys: sesame.deviceKeys.login, clients: sesame.clients, proxies: proxies
+        passwordless: sesame.passwordless, deviceKeys: sesame.deviceKeys.login, clients: sesame.clients, proxies: proxies,
+        refusals: sesame.grantRefusals
     ).register(on: router)
     PasswordlessController(passwordless: sesame.passwordless, proxies: proxies).register(on: router)
     LinkRequestController(linkRequests: sesame.linkRequests, proxies: proxies).register(on: router)

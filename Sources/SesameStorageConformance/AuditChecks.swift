@@ -72,5 +72,25 @@ enum AuditChecks {
             try await expect(try await store.deleteAuditEvents(before: now.addingTimeInterval(-90 * 86400)) == 1, "one old")
             try await expect(try await store.auditEvents(AuditQuery()).map(\.detail) == ["new"], "the new one stays")
         },
+        ConformanceCheck("audit: aggregated events of one key make one row whose count adds up, even concurrently") {
+            store, clock in
+            let now = clock.now()
+            func refusal(_ n: Int) -> AuditEvent {
+                AuditEvent(type: "device_key_refused", clientID: "app", ip: "203.0.113.9", detail: "refusal \(n)", at: now)
+            }
+            try await expect(try await store.recordAggregatedAudit(refusal(0), aggregateKey: "k1"), "the first writes a row")
+            try await expect(!(try await store.recordAggregatedAudit(refusal(1), aggregateKey: "k1")), "the second adds")
+            let firsts = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for n in 2..<12 { group.addTask { try await store.recordAggregatedAudit(refusal(n), aggregateKey: "k1") } }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            try await expect(firsts == 0, "none of the concurrent ones writes a row of its own")
+            try await expect(try await store.recordAggregatedAudit(refusal(20), aggregateKey: "k2"), "another key, another row")
+            try await store.recordAudit(AuditEvent(type: "login", detail: "plain", at: now))
+            try await store.recordAudit(AuditEvent(type: "login", detail: "plain", at: now))
+            let rows = try await store.auditEvents(AuditQuery())
+            try await expect(rows.map(\.detail) == ["plain", "plain", "refusal 20", "refusal 0"], "rows: \(rows.map(\.detail))")
+            try await expect(rows.map(\.count) == [1, 1, 1, 12], "counts: \(rows.map(\.count))")
+        },
     ]
 }

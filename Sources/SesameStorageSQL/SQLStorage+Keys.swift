@@ -220,6 +220,23 @@ extension SQLStorage: EventRepository {
         return "INSERT INTO audit_events (type, user_id, client_id, ip, detail, at) VALUES \(rows.joined(separator: ", "))"
     }
 
+    public func recordAggregatedAudit(_ event: AuditEvent, aggregateKey: String) async throws -> Bool {
+        // One upsert: the count it returns is 1 only for the statement that inserted the row.
+        let row = try await executor.write { db in
+            try await db.raw(
+                """
+                INSERT INTO audit_events (type, user_id, client_id, ip, detail, at, count, aggregate_key)
+                VALUES (\(bind: event.type), \(bind: event.userID), \(bind: event.clientID), \(bind: event.ip),
+                \(bind: event.detail), \(bind: event.at.sqlValue), 1, \(bind: aggregateKey))
+                ON CONFLICT (aggregate_key) DO UPDATE SET count = audit_events.count + 1
+                RETURNING count
+                """
+            ).first()
+        }
+        guard let row else { throw StorageError.unavailable("audit upsert returned no row") }
+        return try row.int("count") == 1
+    }
+
     public func recentAuditEvents(limit: Int) async throws -> [AuditEvent] {
         try await auditEvents(AuditQuery(limit: limit))
     }
@@ -250,7 +267,7 @@ extension SQLStorage: EventRepository {
             type: try row.string("type"), userID: try row.optionalString("user_id"),
             clientID: try row.optionalString("client_id"),
             ip: try row.optionalString("ip"), detail: try row.string("detail"), at: try row.date("at"),
-            seq: Int64(try row.int("seq")))
+            seq: Int64(try row.int("seq")), count: try row.int("count"))
     }
 
     public func withSetupLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {

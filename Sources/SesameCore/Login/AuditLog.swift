@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 
@@ -22,6 +23,35 @@ struct AuditLog: Sendable {
             logger.error("audit write failed", metadata: ["type": "\(type.rawValue)", "error": "\(error)"])
         }
         await published(event)
+    }
+
+    /// How long repeated refusals share a row: the first of a minute writes it, the rest add
+    /// to its count.
+    static let aggregateWindow: Int64 = 60
+
+    /// Appends a refusal an unauthenticated caller can repeat at will. The first refusal of its
+    /// kind (`type`, client, address and `reason`, a class without the request's own input)
+    /// in a minute writes a row and is published (metrics and webhook calls); later ones add
+    /// to that row's count and only to the metrics, so a flood writes one row a minute and
+    /// sends no more webhook calls. A failure to audit is logged, never fatal to the request.
+    func recordRefusal(
+        _ type: AuditEventType, user: String? = nil, client: String?, ip: String?, reason: String, detail: String
+    ) async {
+        let now = clock.now()
+        let event = event(type, user: user, client: client, ip: ip, detail: detail, at: now)
+        let window = (now.epochSeconds / Self.aggregateWindow) * Self.aggregateWindow
+        // Hashed: the parts quote request input, and the key is indexed.
+        let parts = [type.rawValue, client ?? "", ip.map(RateLimiter.clientKey) ?? "", reason, String(window)]
+        let key = Hex.encode(Array(SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8))))
+        do {
+            if try await storage.recordAggregatedAudit(event, aggregateKey: key) {
+                await published(event)
+            } else {
+                SesameMetrics.login(for: type, detail: event.detail)
+            }
+        } catch {
+            logger.error("audit write failed", metadata: ["type": "\(type.rawValue)", "error": "\(error)"])
+        }
     }
 
     /// The event as it is stored: every field bounded.

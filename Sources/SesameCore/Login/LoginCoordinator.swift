@@ -57,6 +57,15 @@ struct LoginCoordinator: Sendable {
         return try await issuer.issue(for: user, request, authTime: authTime, now: clock.now())
     }
 
+    /// Appends a refusal a caller can repeat at will, aggregated per minute and kind
+    /// (``AuditLog/recordRefusal(_:user:client:ip:reason:detail:)``).
+    func auditRefusal(
+        _ type: AuditEventType, user: String? = nil, client: String?, ip: String?, reason: String, detail: String
+    ) async {
+        await AuditLog(storage: storage, clock: clock, logger: logger)
+            .recordRefusal(type, user: user, client: client, ip: ip, reason: reason, detail: detail)
+    }
+
     /// Appends an audit event; a failure to audit is logged, never fatal to the request.
     func audit(_ type: AuditEventType, user: String? = nil, client: String? = nil, ip: String? = nil, detail: String) async {
         await AuditLog(storage: storage, clock: clock, logger: logger)

@@ -29,6 +29,10 @@ public struct LoginSettings: Sendable, Equatable {
     public var startLimitPerIP = RateLimitRule(limit: 50, windowSeconds: 3600)
     /// `/passwordless/start` calls per recipient per window (5 per 15 minutes).
     public var startLimitPerRecipient = RateLimitRule(limit: 5, windowSeconds: 900)
+    /// Refused grants (`/oauth/token`, `/oauth/ro`) one client address may cause per window (60
+    /// a minute): past it every grant from the address answers 429 before any other work, so
+    /// a flood of bad assertions or codes cannot turn into audit rows and webhook calls.
+    public var grantRefusalLimitPerIP = RateLimitRule(limit: 60, windowSeconds: 60)
     /// Wrong codes a recipient may make across all of its codes, per window (10 an hour, 30 a
     /// day): past either, every attempt is refused until the window ends.
     /// These budgets are per source (recipient and client address), so a stranger cannot lock

@@ -59,13 +59,17 @@ public struct AuditEvent: Sendable, Codable, Equatable {
     public var at: Date
     /// The event's place in the log, once stored (Auth0's `log_id`).
     public var seq: Int64?
+    /// How many identical events the row stands for: repeated refusals of one kind from one
+    /// source within a minute add to the first one's row instead of writing rows of their own.
+    public var count: Int = 1
 
     /// Creates an audit record.
     public init(
         type: String, userID: String? = nil, clientID: String? = nil, ip: String? = nil, detail: String, at: Date,
-        seq: Int64? = nil
+        seq: Int64? = nil, count: Int = 1
     ) {
         self.seq = seq
+        self.count = count
         self.type = type
         self.userID = userID
         self.clientID = clientID

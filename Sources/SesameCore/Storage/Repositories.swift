@@ -295,6 +295,11 @@ public protocol EventRepository: Sendable {
     )
     /// Appends an audit event.
     func recordAudit(_ event: AuditEvent) async throws
+    /// Appends `event` as the first of its aggregate, or, when a row of the same `aggregateKey`
+    /// exists, adds one to that row's count instead, atomically (concurrent calls of one key
+    /// make one row whose count is the number of calls).
+    /// - Returns: true when `event` was written as a new row.
+    func recordAggregatedAudit(_ event: AuditEvent, aggregateKey: String) async throws -> Bool
     /// The newest audit events first.
     func recentAuditEvents(limit: Int) async throws -> [AuditEvent]
     /// The audit events `query` selects, newest first.

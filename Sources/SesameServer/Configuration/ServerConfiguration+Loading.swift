@@ -168,6 +168,9 @@ extension ServerConfiguration {
         settings.startLimitPerRecipient = RateLimitRule(
             limit: values.int("rate_limit.start_per_recipient", default: 5, range: 1...100_000_000),
             windowSeconds: values.int("rate_limit.start_per_recipient_window", default: 900, range: 1...86400))
+        settings.grantRefusalLimitPerIP = RateLimitRule(
+            limit: values.int("rate_limit.grant_refusals_per_ip_per_minute", default: 60, range: 1...100_000_000),
+            windowSeconds: 60)
         settings.passkeyRPID = values.optionalString("rp_id")
         settings.passkeyOrigins = values.list("passkey_origins")
         settings.deviceKeys.allowRSA1024 = values.bool("device_keys.allow_rsa1024", default: false)

@@ -6,9 +6,7 @@ import SesameParsers
 extension LegacyController {
     /// TouchIDAuth's login: `POST /oauth/ro` with `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`,
     /// `id_token` (the device JWT), `device`, `connection` and `scope`, as Lock v1 sends it.
-    func deviceKeyLogin(_ request: Request, _ body: RequestParameters, context: SesameRequestContext) async throws
-        -> Response
-    {
+    func deviceKeyLogin(_ request: Request, _ body: RequestParameters, ip: String) async throws -> TokenResponse {
         guard try body.string("client_id") != nil else { throw SesameError.invalidRequest("missing client_id parameter") }
         let assertion = DeviceKeyAssertion.legacy(
             idToken: try body.string("id_token"), device: try body.string("device"), connection: try body.string("connection"))
@@ -16,9 +14,6 @@ extension LegacyController {
         guard application.allows(GrantType.jwtBearer) else {
             throw SesameError(.forbidden, .unauthorizedClient, "invalid client")
         }
-        let result = try await deviceKeys.finish(
-            assertion, request: try TokenGrantRequest(body, application: application),
-            ip: context.clientIP(request, proxies: proxies))
-        return try Responses.json(TokenBody(result), noStore: true)
+        return try await deviceKeys.finish(assertion, request: try TokenGrantRequest(body, application: application), ip: ip)
     }
 }

@@ -10,6 +10,8 @@ struct LegacyController {
     let deviceKeys: DeviceKeyLogin
     let clients: ClientAuthenticator
     let proxies: ProxyPolicy
+    /// The per-address limit on refused grants, shared with `/oauth/token`.
+    let refusals: GrantRefusalLimit
 
     func register(on router: Router<SesameRequestContext>) {
         router.post("/oauth/ro", use: resourceOwner)
@@ -17,8 +19,16 @@ struct LegacyController {
 
     @Sendable func resourceOwner(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let body = try await RequestParameters.parse(request, context: context, allowForm: true)
+        let ip = context.clientIP(request, proxies: proxies)
+        // An address over its refusal limit is answered before the client or grant is looked at.
+        let result = try await refusals.guarding(ip: ip) { try await login(request, body, ip: ip) }
+        return try Responses.json(TokenBody(result), noStore: true)
+    }
+
+    /// The login the body names: a passwordless code, or TouchIDAuth's device key.
+    private func login(_ request: Request, _ body: RequestParameters, ip: String) async throws -> TokenResponse {
         let grant = try body.string("grant_type") ?? GrantType.legacyPassword
-        if grant == GrantType.jwtBearer { return try await deviceKeyLogin(request, body, context: context) }
+        if grant == GrantType.jwtBearer { return try await deviceKeyLogin(request, body, ip: ip) }
         guard grant == GrantType.legacyPassword else {
             throw SesameError(.badRequest, .unsupportedGrantType, "Unsupported grant type: \(grant)")
         }
@@ -33,10 +43,8 @@ struct LegacyController {
         }
         let credentials = PasswordlessCredentials(connection: connection, username: username, code: password)
         let issue = try TokenGrantRequest(body, application: application)
-        let ip = context.clientIP(request, proxies: proxies)
-        let result = try await LegacyErrors.translate {
+        return try await LegacyErrors.translate {
             try await passwordless.finish(credentials, request: issue, method: .otpLegacy, ip: ip)
         }
-        return try Responses.json(TokenBody(result), noStore: true)
     }
 }

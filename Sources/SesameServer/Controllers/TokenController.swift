@@ -14,6 +14,8 @@ struct TokenController {
     let tokens: TokenService
     let clients: ClientAuthenticator
     let proxies: ProxyPolicy
+    /// The per-address limit on refused grants.
+    let refusals: GrantRefusalLimit
 
     func register(on router: Router<SesameRequestContext>) {
         router.post("/oauth/token", use: token)
@@ -22,11 +24,18 @@ struct TokenController {
 
     @Sendable func token(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let body = try await RequestParameters.parse(request, context: context, allowForm: true)
+        let ip = context.clientIP(request, proxies: proxies)
+        // An address over its refusal limit is answered before the client or grant is looked at.
+        let response = try await refusals.guarding(ip: ip) { try await grant(request, body, ip: ip) }
+        return try Responses.json(TokenBody(response), noStore: true)
+    }
+
+    /// Authenticates the client and runs the grant the body names.
+    private func grant(_ request: Request, _ body: RequestParameters, ip: String) async throws -> TokenResponse {
         let grant = try TokenGrant(body)
         let application = try await clients.authenticate(request, body)
         guard application.allows(grant.type) else { throw SesameError.grantNotAllowed(grant.type) }
         let issue = try TokenGrantRequest(body, application: application)
-        let ip = context.clientIP(request, proxies: proxies)
         let response: TokenResponse
         switch grant {
         case .passwordlessOTP(let credentials):
@@ -43,7 +52,7 @@ struct TokenController {
         case .magicLink(let linkSession):
             response = try await linkRequests.finish(pollSecret: linkSession, request: issue)
         }
-        return try Responses.json(TokenBody(response), noStore: true)
+        return response
     }
 
     @Sendable func revoke(_ request: Request, context: SesameRequestContext) async throws -> Response {

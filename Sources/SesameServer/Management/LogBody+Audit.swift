@@ -7,7 +7,7 @@ extension LogBody {
         self.init(
             logID: event.seq.map { String($0) } ?? "", date: ISO8601.string(event.at), type: Self.code(event.type),
             description: event.detail, userID: event.userID, clientID: event.clientID, ip: event.ip,
-            details: ["event": event.type])
+            details: ["event": event.type], count: event.count)
     }
 
     /// The first of Sesame's audit types Auth0's `code` stands for (`s` → `login`).

@@ -28,9 +28,11 @@ public struct DeviceKeyLogin: Sendable {
         do {
             user = try await verify(assertion, application: request.application)
         } catch let refusal as DeviceKeyRefusal {
-            await coordinator.audit(
-                .deviceKeyRefused, user: refusal.userID, client: request.application.clientID, ip: ip,
-                detail: "\(assertion.method): \(refusal.reason.rawValue)" + (refusal.detail.map { " (\($0))" } ?? ""))
+            // Aggregated by reason: a flood of assertions naming unknown kids is one row a minute.
+            let reason = "\(assertion.method): \(refusal.reason.rawValue)"
+            await coordinator.auditRefusal(
+                .deviceKeyRefused, user: refusal.userID, client: request.application.clientID, ip: ip, reason: reason,
+                detail: reason + (refusal.detail.map { " (\($0))" } ?? ""))
             throw refusal.error
         }
         return try await coordinator.completeLogin(user, method: assertion.method, request: request, ip: ip)
