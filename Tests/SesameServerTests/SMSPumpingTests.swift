@@ -102,6 +102,47 @@ struct SMSPumpingTests {
         }
     }
 
+    /// Attack (denial of service through the budget): the deployment-wide hourly budget was one
+    /// for every destination, so anyone could spend it on premium-rate numbers, after which every
+    /// legitimate user was refused. High-risk destinations now have their own budget, each
+    /// client address a limit per class checked first: one address cannot spend a class alone,
+    /// and a spent high-risk class refuses no one texting a low-risk number.
+    @Test("one address pumping high-risk numbers spends neither class; a spent high-risk class still texts low-risk numbers")
+    func riskClassBudgets() async throws {
+        try await Harness.run(configure: {
+            $0.smsCountries.hourly = 20
+            $0.smsCountries.highRiskHourly = 25
+        }) { h in
+            // Premium ranges spread over countries, under each country's budget.
+            let premium = ["+88212345", "+88112345", "+5351234", "+25261234", "+67571234", "+37061234"]
+            func number(_ n: Int) -> String { premium[n % premium.count] + String(format: "%03d", n) }
+            var sent = 0
+            for n in 0..<30 where try await start(h, number(n), from: "203.0.113.66").status == .ok { sent += 1 }
+            #expect(sent == 10, "one address: its high-risk limit, far below the class's budget")
+            #expect(h.sender.sent(to: number(29)).isEmpty)
+            // Many addresses together do spend the high-risk class...
+            for n in 30..<60 { _ = try await start(h, number(n), from: "203.0.113.\(n / 10)") }
+            let spent = try await start(h, number(60), from: "203.0.113.200")
+            #expect(spent.status == .badRequest && spent.error?.error == "bad.phone_number")
+            // ...and a legitimate low-risk number from another address is still texted.
+            #expect(try await start(h, "+447700900123", from: "198.51.100.20").status == .ok)
+            #expect(h.code(for: "+447700900123") != nil)
+            #expect(try await start(h, "+14155550123", from: "198.51.100.21").status == .ok)
+            let refusals = try await h.sesame.storage.recentAuditEvents(limit: 100).filter { $0.type == "sms_refused" }
+            #expect(refusals.allSatisfy { $0.detail.contains("high-risk") })
+        }
+    }
+
+    @Test("risk classes: premium, satellite and Caribbean +1 destinations are high-risk; the US, Canada, Europe low")
+    func riskClasses() {
+        for number in ["+88212345678", "+8816123456", "+5351234567", "+18765550123", "+18095550123", "+19005550123"] {
+            #expect(SMSRiskClass.of(number) == .high, "\(number)")
+        }
+        for number in ["+14155550123", "+14165550123", "+447700900123", "+33612345678", "+4915112345678", "+81312345678"] {
+            #expect(SMSRiskClass.of(number) == .low, "\(number)")
+        }
+    }
+
     @Test("calling codes of E.164 numbers")
     func callingCodes() {
         #expect(SMSCountryPolicy.callingCode(of: "+14155550123") == "1")
@@ -131,6 +172,16 @@ struct SMSCountryConfigTests {
         #expect(configured.allowedCallingCodes == ["1", "44", "49"])
         #expect(configured.allowedNANPCountries == ["US"], "US names area codes of +1, not the whole plan")
         #expect(configured.hourly == 300 && configured.perCountryHourly == 50)
+        #expect(configured.highRiskHourly == 200 && configured.perIPHourly == 50 && configured.highRiskPerIPHourly == 10)
+        let classes = try await ServerConfiguration.load(
+            flags: Self.noFile,
+            environment: [
+                "SESAME_CONNECTIONS_SMS_HIGH_RISK_HOURLY_LIMIT": "40", "SESAME_CONNECTIONS_SMS_IP_HOURLY_LIMIT": "20",
+                "SESAME_CONNECTIONS_SMS_HIGH_RISK_IP_HOURLY_LIMIT": "3",
+            ]
+        ).settings.smsCountries
+        #expect(classes.highRiskHourly == 40 && classes.perIPHourly == 20 && classes.highRiskPerIPHourly == 3)
+        #expect(classes.hourly == 1000, "hourly_limit is still the low-risk class's budget")
         await #expect(throws: ConfigurationError.self) {
             _ = try await ServerConfiguration.load(
                 flags: Self.noFile, environment: ["SESAME_CONNECTIONS_SMS_ALLOWED_COUNTRIES": "XX"])

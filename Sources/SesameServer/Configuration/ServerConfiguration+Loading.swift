@@ -209,6 +209,10 @@ extension ServerConfiguration {
         }
         policy.perCountryHourly = values.int("connections.sms.country_hourly_limit", default: 200, range: 1...100_000_000)
         policy.hourly = values.int("connections.sms.hourly_limit", default: 1000, range: 1...100_000_000)
+        policy.highRiskHourly = values.int("connections.sms.high_risk_hourly_limit", default: 200, range: 1...100_000_000)
+        policy.perIPHourly = values.int("connections.sms.ip_hourly_limit", default: 50, range: 1...100_000_000)
+        policy.highRiskPerIPHourly = values.int(
+            "connections.sms.high_risk_ip_hourly_limit", default: 10, range: 1...100_000_000)
         return policy
     }
 

@@ -20,7 +20,7 @@ extension PasswordlessLogin {
                 (RateLimiter.key("start", ip: request.ip), settings.startLimitPerIP),
                 ("start:to:\(connection.name):\(recipient)", settings.startLimitPerRecipient),
             ], at: now)[0]
-        if connection.strategy == .sms { try await checkSMSBudget(recipient, limiter: limiter, at: now) }
+        if connection.strategy == .sms { try await checkSMSBudget(recipient, ip: request.ip, limiter: limiter, at: now) }
         try requireProvider(connection)
         let secret = mode == .code ? random.digits(max(connection.codeLength, Connection.minimumCodeLength)) : random.token(32)
         let lifetime = mode == .code ? connection.codeLifetime : connection.linkLifetime
@@ -106,10 +106,14 @@ extension PasswordlessLogin {
         return mode
     }
 
-    /// The SMS-pumping defence: the number's country must be allowed, and its country's and the
-    /// deployment's hourly budgets not spent. Refusals are counted against the budgets too, and
-    /// audited; they answer like a bad number, before anything is stored or sent.
-    private func checkSMSBudget(_ recipient: String, limiter: RateLimiter, at now: Date) async throws {
+    /// The SMS-pumping defence: the number's country must be allowed, and the client address's
+    /// hourly limit for the number's risk class (``SMSRiskClass``), its country's and its class's
+    /// hourly budgets not spent, in that order: an address over its limit spends neither budget,
+    /// so one source cannot spend a class alone, and pumping high-risk destinations never
+    /// spends the low-risk budget real users depend on. Refusals are counted against the
+    /// budgets they reach, and audited; they answer like a bad number, before anything is
+    /// stored or sent.
+    private func checkSMSBudget(_ recipient: String, ip: String, limiter: RateLimiter, at now: Date) async throws {
         let policy = settings.smsCountries
         let country = SMSCountryPolicy.country(of: recipient) ?? "unknown"
         guard policy.allows(number: recipient) else {
@@ -117,12 +121,21 @@ extension PasswordlessLogin {
             await coordinator.audit(.smsRefused, detail: "\(label) is not an allowed country")
             throw startError("bad.phone_number", "Text messages to \(label) numbers are not enabled.")
         }
+        let riskClass = SMSRiskClass.of(recipient)
+        let budget = policy.hourlyBudget(of: riskClass)
+        func hourly(_ limit: Int) -> RateLimitRule { RateLimitRule(limit: limit, windowSeconds: 3600) }
         do {
+            // One storage operation; the series stops at the first limit passed.
             try await limiter.hit(
-                "sms:country:\(country)", rule: RateLimitRule(limit: policy.perCountryHourly, windowSeconds: 3600), at: now)
-            try await limiter.hit("sms:all", rule: RateLimitRule(limit: policy.hourly, windowSeconds: 3600), at: now)
+                [
+                    (RateLimiter.key("sms:\(riskClass.rawValue)", ip: ip), hourly(budget.perIP)),
+                    ("sms:country:\(country)", hourly(policy.perCountryHourly)),
+                    ("sms:class:\(riskClass.rawValue)", hourly(budget.all)),
+                ], at: now)
         } catch let error as SesameError where error.kind == .tooManyRequests {
-            await coordinator.audit(.smsRefused, detail: "hourly text budget spent (\(SMSCountryPolicy.label(of: recipient)))")
+            await coordinator.audit(
+                .smsRefused,
+                detail: "hourly text budget spent (\(SMSCountryPolicy.label(of: recipient)), \(riskClass.rawValue)-risk)")
             throw startError("bad.phone_number", "Text messages to this number cannot be sent right now. Try again later.")
         }
     }

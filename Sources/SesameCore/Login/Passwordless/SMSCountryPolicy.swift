@@ -15,11 +15,29 @@ public struct SMSCountryPolicy: Sendable, Equatable {
     /// Texts per calling code per hour: pumping concentrates on a few premium ranges, while a
     /// real sign-up wave in one country stays well below.
     public var perCountryHourly = 200
-    /// Texts per hour in all: the ceiling on what an attack spread over many countries costs.
+    /// Texts per hour to low-risk destinations (``SMSRiskClass``) in all: the ceiling on what
+    /// an attack spread over many countries costs. High-risk destinations have their own
+    /// budget, so pumping them cannot spend this one.
     public var hourly = 1000
+    /// Texts per hour to high-risk destinations in all.
+    public var highRiskHourly = 200
+    /// Texts per hour one client address may send to low-risk destinations: checked before
+    /// the class's budget, so one source cannot spend it alone.
+    public var perIPHourly = 50
+    /// Texts per hour one client address may send to high-risk destinations.
+    public var highRiskPerIPHourly = 10
 
-    /// The defaults: every country, 200 texts per country and 1,000 in all per hour.
+    /// The defaults: every country; per hour 200 texts per country, 1,000 to low-risk and 200
+    /// to high-risk destinations, and per client address 50 to low-risk and 10 to high-risk ones.
     public init() {}
+
+    /// The hourly budget of `riskClass` in all, and per client address.
+    public func hourlyBudget(of riskClass: SMSRiskClass) -> (all: Int, perIP: Int) {
+        switch riskClass {
+        case .low: (hourly, perIPHourly)
+        case .high: (highRiskHourly, highRiskPerIPHourly)
+        }
+    }
 
     /// The calling code of an E.164 number (`+447700900123` → `44`).
     public static func callingCode(of e164: String) -> String? {
