@@ -83,6 +83,8 @@ public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
     public let logDetail: String?
     /// The wire `error_reason` (``ErrorReason``), when an app can act on more than the code.
     public private(set) var reason: String?
+    /// What was refused, typed (``Refusal``), for callers that act on it; never sent.
+    public internal(set) var refusal: Refusal?
 
     /// Creates an error.
     public init(_ kind: Kind, _ code: Code, _ message: String, rateLimit: RateLimitStatus? = nil, logDetail: String? = nil) {
@@ -110,16 +112,16 @@ public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension SesameError {
     /// 400 `invalid_request`.
-    public static func invalidRequest(_ message: String) -> SesameError { .init(.badRequest, .invalidRequest, message) }
+    public static func invalidRequest(_ message: String) -> SesameError { .init(.malformedRequest, message) }
     /// 403 `invalid_grant`, Auth0's answer for any bad code, token or grant.
     public static func invalidGrant(_ message: String, logDetail: String? = nil) -> SesameError {
-        .init(.forbidden, .invalidGrant, message, logDetail: logDetail)
+        .init(.wrongCredential, message, logDetail: logDetail)
     }
     /// 401 `invalid_client`.
     public static func invalidClient(_ message: String) -> SesameError { .init(.unauthorized, .invalidClient, message) }
     /// 403 `unauthorized_client`, for a grant the application may not use.
     public static func grantNotAllowed(_ grant: String) -> SesameError {
-        .init(.forbidden, .unauthorizedClient, "Grant type '\(grant)' not allowed for the client.")
+        .init(.grantNotAllowed, "Grant type '\(grant)' not allowed for the client.")
     }
     /// 403 `access_denied`.
     public static func accessDenied(_ message: String) -> SesameError { .init(.forbidden, .accessDenied, message) }

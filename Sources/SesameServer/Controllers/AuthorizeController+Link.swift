@@ -58,13 +58,13 @@ extension AuthorizeController {
         do {
             user = try await linkRequests.complete(
                 pollSecret: linkCookie.secret(in: request), clientID: application.clientID)
-        } catch let error as SesameError where error.code == .authorizationPending {
+        } catch let error as SesameError where error.refusal == .link(.pending) {
             return linkPage(view, form, recipient: recipient, match: match, error: view.text("link_pending"))
-        } catch let error as SesameError where error.code == .accessDenied {
+        } catch let error as SesameError where error.refusal == .link(.denied) {
             let again = (view.text("link_restart"), form.authorizeURL(["connection": "email", "login_hint": recipient]))
             return view.message(
                 view.text("error_heading"), view.text("link_denied"), isError: true, action: again, status: .forbidden)
-        } catch let error as SesameError where error.code == .expiredToken || error == .userBlocked {
+        } catch let error as SesameError where error.refusal == .link(.expired) || error == .userBlocked {
             let back = (view.text("different_address"), form.authorizeURL(["connection": "email"]))
             return view.message(
                 view.text("error_heading"), view.text("link_expired"), isError: true, action: back, status: .badRequest)

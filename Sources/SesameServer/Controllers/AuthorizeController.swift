@@ -143,7 +143,7 @@ struct AuthorizeController {
             if let offer = try await passkeyOffer(confirmation, application, form, view, request, context) { return offer }
             let answer = try await redirectLogin.complete(confirmation, method: .hostedOTP)
             return try await signIn.respond(answer, method: .hostedOTP, request: request, ip: confirmation.ip)
-        } catch let error as SesameError where [.invalidGrant, .invalidRequest].contains(error.code) {
+        } catch let error as SesameError where [.wrongCredential, .malformedRequest].contains(error.refusal) {
             let key =
                 switch error.reason {
                 case ErrorReason.codeExpired: "code_expired"
@@ -157,13 +157,12 @@ struct AuthorizeController {
 
     /// What a refused start says, in the page's language.
     private func startError(_ error: SesameError, _ view: PageView) -> String {
-        switch error.code {
-        case "bad.email": view.text("error_email")
-        case "bad.phone_number": view.text("error_phone")
-        case .emailProviderError, .smsProviderError: view.text("error_delivery")
-        case .tooManyRequests: waitText(error, view, key: "error_rate") ?? error.message
-        case .unauthorizedClient, "bad.connection": view.text("error_unavailable")
-        default: error.message
+        switch error.refusal {
+        case .passwordlessStart(.email): view.text("error_email")
+        case .passwordlessStart(.phoneNumber): view.text("error_phone")
+        case .noProvider: view.text("error_delivery")
+        case .grantNotAllowed, .passwordlessStart(.connection): view.text("error_unavailable")
+        default: error.kind == .tooManyRequests ? waitText(error, view, key: "error_rate") ?? error.message : error.message
         }
     }
 

@@ -7,7 +7,7 @@ enum LegacyErrors {
     static func translate<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as SesameError where error.code == .invalidGrant {
+        } catch let error as SesameError where error.refusal == .wrongCredential {
             throw SesameError(.unauthorized, "invalid_user_password", error.message, logDetail: error.logDetail)
         }
     }

@@ -119,7 +119,7 @@ struct MagicLinkController {
             _ = try await linkRequests.approve(
                 id: values["request"], match: values["match"], credentials: Self.credentials(values), ip: ip)
             return view.message(view.text("match_done_heading"), view.text("match_done"))
-        } catch let error as SesameError where error.code == .accessDenied {
+        } catch let error as SesameError where error.refusal == .link(.wrongMatch) {
             return view.message(view.text("match_denied_heading"), view.text("match_wrong"), isError: true, status: .forbidden)
         } catch let error as SesameError where [.badRequest, .forbidden, .unauthorized].contains(error.kind) {
             return view.message(view.text("error_heading"), view.text("link_expired"), isError: true, status: .badRequest)

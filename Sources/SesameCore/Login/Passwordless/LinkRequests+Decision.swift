@@ -17,8 +17,8 @@ extension LinkRequests {
         let request = try await pending(id)
         guard matches(match, request.matchCode) else {
             try await refuse(request, credentials: credentials, ip: ip, reason: "wrong match code")
-            throw SesameError.accessDenied(
-                "The numbers did not match, so this sign-in was stopped. Start again on the other screen.")
+            throw SesameError(
+                .link(.wrongMatch), "The numbers did not match, so this sign-in was stopped. Start again on the other screen.")
         }
         let candidate = try await passwordless.consume(
             credentials.from(ip), clientID: request.clientID, challengeID: request.challengeID)

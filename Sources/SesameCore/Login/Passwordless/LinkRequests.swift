@@ -129,7 +129,7 @@ public struct LinkRequests: Sendable {
         else { throw Self.expired }
         switch request.status {
         case .pending:
-            throw SesameError(.badRequest, .authorizationPending, "The link has not been confirmed yet.")
+            throw SesameError(.link(.pending), "The link has not been confirmed yet.")
         case .denied:
             throw Self.denied
         case .completed:
@@ -151,7 +151,6 @@ public struct LinkRequests: Sendable {
         return try await storage.linkRequest(pollSecretHashes: hasher.candidates(pollSecret, purpose: .linkRequest))
     }
 
-    static let expired = SesameError(
-        .badRequest, .expiredToken, "The link request has expired or was already used: start again.")
-    static let denied = SesameError.accessDenied("The sign-in was refused on the other device.")
+    static let expired = SesameError(.link(.expired), "The link request has expired or was already used: start again.")
+    static let denied = SesameError(.link(.denied), "The sign-in was refused on the other device.")
 }

@@ -53,7 +53,7 @@ extension PasswordlessLogin {
         let ids = mode == .linkIOS ? application.iosBundleIDs : application.androidPackages
         guard let appID = ids.first else {
             throw startError(
-                "bad.request",
+                .send,
                 "send=\(mode.rawValue) needs the application's \(platform == "ios" ? "iOS bundle id" : "Android package")")
         }
         return "\(settings.baseURL)/\(platform)/\(appID)/\(connection.name)?code=\(secret)"

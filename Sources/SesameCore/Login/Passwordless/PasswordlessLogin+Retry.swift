@@ -41,7 +41,7 @@ extension PasswordlessLogin {
             checked = try await check(
                 credentials, clientID: clientID, consume: true,
                 exchangeLeaseUntil: clock.now().addingTimeInterval(Self.exchangeLease))
-        } catch let refusal as SesameError where refusal.code == .invalidGrant {
+        } catch let refusal as SesameError where refusal.refusal == .wrongCredential {
             guard let retried = try await retriedExchange(credentials, clientID: clientID) else { throw refusal }
             checked = retried
         }

@@ -58,7 +58,7 @@ extension PasswordlessLogin {
             }
             return hosted
         }
-        guard request.clientID != nil else { throw startError("bad.client_id", "Missing required property: client_id") }
+        guard request.clientID != nil else { throw startError(.clientID, "Missing required property: client_id") }
         let application = try await ClientAuthenticator(storage: storage)
             .authenticate(clientID: request.clientID, clientSecret: request.clientSecret)
         guard application.allows(GrantType.passwordlessOTP) || application.allows(GrantType.legacyPassword) else {
@@ -68,28 +68,28 @@ extension PasswordlessLogin {
     }
 
     func startConnection(_ name: String?) async throws -> Connection {
-        guard let name else { throw startError("bad.connection", "Missing required property: connection") }
+        guard let name else { throw startError(.connection, "Missing required property: connection") }
         guard let connection = try await storage.connection(name: name) else {
-            throw startError("bad.connection", "Connection does not exist")
+            throw startError(.connection, "Connection does not exist")
         }
-        guard connection.enabled else { throw startError("bad.connection", "Connection is disabled") }
+        guard connection.enabled else { throw startError(.connection, "Connection is disabled") }
         return connection
     }
 
     private func startRecipient(_ request: PasswordlessStartRequest, _ connection: Connection) throws -> String {
         switch connection.strategy {
         case .email:
-            guard let raw = request.email else { throw startError("bad.email", "Missing required property: email") }
+            guard let raw = request.email else { throw startError(.email, "Missing required property: email") }
             guard let email = Identifier.normalizedEmail(raw) else {
-                throw startError("bad.email", "Invalid email address: must look like name@example.com")
+                throw startError(.email, "Invalid email address: must look like name@example.com")
             }
             return email
         case .sms:
             guard let raw = request.phoneNumber else {
-                throw startError("bad.phone_number", "Missing required property: phone_number")
+                throw startError(.phoneNumber, "Missing required property: phone_number")
             }
             guard let phone = Identifier.normalizedPhone(raw) else {
-                throw startError("bad.phone_number", "String does not match pattern: ^\\+[0-9]{1,15}$")
+                throw startError(.phoneNumber, "String does not match pattern: ^\\+[0-9]{1,15}$")
             }
             return phone
         }
@@ -98,10 +98,10 @@ extension PasswordlessLogin {
     private func sendMode(_ raw: String?, _ connection: Connection) throws -> SendMode {
         guard let raw else { return connection.strategy == .email ? .link : .code }
         guard let mode = SendMode(rawValue: raw) else {
-            throw startError("bad.request", "send must be one of: code, link, link_ios, link_android")
+            throw startError(.send, "send must be one of: code, link, link_ios, link_android")
         }
         if connection.strategy == .sms && mode == .link {
-            throw startError("bad.request", "send=link is not supported for sms: use code, link_ios or link_android")
+            throw startError(.send, "send=link is not supported for sms: use code, link_ios or link_android")
         }
         return mode
     }
@@ -119,7 +119,7 @@ extension PasswordlessLogin {
         guard policy.allows(number: recipient) else {
             let label = SMSCountryPolicy.label(of: recipient)
             await coordinator.audit(.smsRefused, detail: "\(label) is not an allowed country")
-            throw startError("bad.phone_number", "Text messages to \(label) numbers are not enabled.")
+            throw startError(.phoneNumber, "Text messages to \(label) numbers are not enabled.")
         }
         let riskClass = SMSRiskClass.of(recipient)
         let budget = policy.hourlyBudget(of: riskClass)
@@ -136,7 +136,7 @@ extension PasswordlessLogin {
             await coordinator.audit(
                 .smsRefused,
                 detail: "hourly text budget spent (\(SMSCountryPolicy.label(of: recipient)), \(riskClass.rawValue)-risk)")
-            throw startError("bad.phone_number", "Text messages to this number cannot be sent right now. Try again later.")
+            throw startError(.phoneNumber, "Text messages to this number cannot be sent right now. Try again later.")
         }
     }
 
@@ -145,15 +145,14 @@ extension PasswordlessLogin {
     private func requireProvider(_ connection: Connection) throws {
         let sender = connection.strategy == .sms ? delivery.sms : delivery.email
         guard !sender.isConfigured else { return }
-        let (code, noun): (SesameError.Code, String) =
-            connection.strategy == .sms ? (.smsProviderError, "text message") : (.emailProviderError, "email")
+        let noun = connection.strategy == .sms ? "text message" : "email"
         throw SesameError(
-            .badRequest, code, "The \(noun) could not be sent. Try again later.",
+            .noProvider(connection.strategy), "The \(noun) could not be sent. Try again later.",
             logDetail: "no \(noun) provider is configured, and console delivery is off because Sesame listens beyond "
                 + "loopback (set allow_console_delivery=true to print codes to the log)")
     }
 
-    func startError(_ code: SesameError.Code, _ message: String) -> SesameError {
-        SesameError(.badRequest, code, message)
+    func startError(_ property: PasswordlessStartRefusal, _ message: String) -> SesameError {
+        SesameError(.passwordlessStart(property), message)
     }
 }

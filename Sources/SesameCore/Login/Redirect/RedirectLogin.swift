@@ -201,7 +201,7 @@ public struct RedirectLogin: Sendable {
         -> AuthorizationResponse
     {
         // RFC 6749 §4.1.2.1 has no code for a refused credential or user: the user denied access.
-        let code: SesameError.Code = [.invalidGrant, .unauthorized].contains(error.code) ? .accessDenied : error.code
+        let code: SesameError.Code = error.refusal == .wrongCredential || error == .userBlocked ? .accessDenied : error.code
         return AuthorizationResponse(
             redirectURI: redirectURI, mode: mode,
             parameters: [("error", code.rawValue), ("error_description", error.message), ("state", state)])
