@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 public import SesameCore
 import SesameParsers
 
@@ -7,17 +8,19 @@ import SesameParsers
 /// language, go back to the shipped one, and preview with sample values.
 public struct MessageTemplateAdministration: Sendable {
     let templates: MessageTemplates
-    let storage: any MessageTemplateRepository & EventRepository
+    let storage: any MessageTemplateRepository
     let clock: any SesameClock
+    let audit: OperatorAudit
 
-    /// Creates the service over `storage`.
+    /// Creates the service over `storage`; its changes are audited as every operator change is.
     public init(
-        storage: any MessageTemplateRepository & EventRepository, defaultLanguages: [String: String] = [:],
-        clock: any SesameClock = SystemClock()
+        storage: any SesameStorage, defaultLanguages: [String: String] = [:], clock: any SesameClock = SystemClock(),
+        logger: Logger = Logger(label: "sesame")
     ) throws {
         self.templates = try MessageTemplates(storage: storage, defaultLanguages: defaultLanguages)
         self.storage = storage
         self.clock = clock
+        self.audit = OperatorAudit(storage: storage, clock: clock, logger: logger)
     }
 
     /// One row of `list`: a template in a language, shipped or overridden for a scope.
@@ -73,7 +76,7 @@ public struct MessageTemplateAdministration: Sendable {
         _ = try MessageTemplateSyntax.parse(source, name: name)
         try await storage.setMessageTemplate(
             MessageTemplateOverride(name: name, language: language, scope: scope, body: source, updatedAt: clock.now()))
-        await audit(.templateSet, "\(name) \(language) for \(scope)")
+        await audit.record(.templateSet, detail: "\(name) \(language) for \(scope)")
     }
 
     /// Removes the override of `name` in `language` for `scope`.
@@ -82,7 +85,7 @@ public struct MessageTemplateAdministration: Sendable {
     public func reset(_ name: String, language: String, scope: MessageTemplateOverride.Scope) async throws -> Bool {
         try Self.check(name: name, language: language)
         let removed = try await storage.deleteMessageTemplate(name: name, language: language, scope: scope)
-        if removed { await audit(.templateReset, "\(name) \(language) for \(scope)") }
+        if removed { await audit.record(.templateReset, detail: "\(name) \(language) for \(scope)") }
         return removed
     }
 
@@ -98,10 +101,6 @@ public struct MessageTemplateAdministration: Sendable {
         return try MessageTemplateNames.parts(of: kind).map { name in
             (name, try templates.render(name, content: content, language: language, overrides: overrides))
         }
-    }
-
-    private func audit(_ type: AuditEventType, _ detail: String) async {
-        try? await storage.recordAudit(AuditEvent(type: type.rawValue, detail: detail, at: clock.now()))
     }
 
     /// Sample values for previews.
