@@ -42,6 +42,14 @@ public struct Sesame: Sendable {
     public let deliveries: DeliveryAdministration
     /// Management tokens for `/api/v2`.
     public let adminTokens: AdminTokens
+    /// What operators do to users (`/api/v2/users`).
+    public let users: UserAdministration
+    /// What operators do to applications (`/api/v2/clients`).
+    public let applications: ApplicationAdministration
+    /// The audit log as operators read it (`/api/v2/logs`).
+    public let auditTrail: AuditTrail
+    /// The applications and connections as the public pages read them.
+    public let registry: Registry
 
     /// Wires the services over storage that already holds keys and secrets (see
     /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
@@ -57,6 +65,10 @@ public struct Sesame: Sendable {
         self.outbox = outbox
         self.deliveries = DeliveryAdministration(storage: storage, clock: clock)
         self.adminTokens = AdminTokens(storage: storage, hasher: hasher, random: random)
+        self.users = UserAdministration(storage: storage, clock: clock, logger: logger)
+        self.applications = ApplicationAdministration(storage: storage, clock: clock, random: random, logger: logger)
+        self.auditTrail = AuditTrail(storage: storage)
+        self.registry = Registry(storage: storage)
         let issuer = TokenIssuer(keys: keys, hasher: hasher, settings: settings, storage: storage, random: random)
         let coordinator = LoginCoordinator(storage: storage, issuer: issuer, clock: clock, logger: logger)
         let passwordless = PasswordlessLogin(

@@ -104,7 +104,8 @@ public func buildRouter(
     .register(on: router)
     AuthorizeController(
         redirectLogin: sesame.redirectLogin, passwordless: sesame.passwordless, linkRequests: sesame.linkRequests,
-        linkCookie: linkCookie, passkeys: sesame.passkeys, sessions: sesame.sessions, connections: sesame.storage, signIn: signIn,
+        linkCookie: linkCookie, passkeys: sesame.passkeys, sessions: sesame.sessions, connections: sesame.registry,
+        signIn: signIn,
         pages: hosted, clock: sesame.clock,
         proxies: proxies
     ).register(on: router)
@@ -112,7 +113,7 @@ public func buildRouter(
         sessions: sesame.sessions, logout: sesame.logout, tokens: sesame.tokens, cookie: cookie, pages: hosted,
         proxies: proxies
     ).register(on: router)
-    WelcomeController(settings: sesame.settings, applications: sesame.storage, tokens: sesame.tokens, pages: hosted)
+    WelcomeController(settings: sesame.settings, applications: sesame.registry, tokens: sesame.tokens, pages: hosted)
         .register(on: router)
     OIDCController(settings: sesame.settings, keys: sesame.keys, tokens: sesame.tokens).register(on: router)
     OperationsController(
@@ -123,9 +124,12 @@ public func buildRouter(
         passkeys: sesame.passkeys, management: sesame.passkeyManagement, tokens: sesame.tokens, clients: sesame.clients,
         proxies: proxies
     ).register(on: router)
-    AppAssociationController(applications: sesame.storage).register(on: router)
+    AppAssociationController(applications: sesame.registry).register(on: router)
     DeviceKeyController(deviceKeys: sesame.deviceKeys, clients: sesame.clients, proxies: proxies).register(on: router)
-    ManagementController(sesame: sesame).register(on: router)
+    ManagementController(
+        adminTokens: sesame.adminTokens, users: sesame.users, applications: sesame.applications, auditTrail: sesame.auditTrail,
+        tokens: sesame.tokens
+    ).register(on: router)
     return router
 }
 

@@ -5,7 +5,7 @@ import SesameCore
 /// built from each application's iOS team and bundle IDs and Android package and signing
 /// certificate fingerprints.
 struct AppAssociationController {
-    let applications: any ApplicationRepository
+    let applications: Registry
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/.well-known/apple-app-site-association", use: apple)
@@ -13,7 +13,7 @@ struct AppAssociationController {
     }
 
     @Sendable func apple(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let appIDs = try await applications.listApplications().flatMap { application -> [String] in
+        let appIDs = try await applications.applications().flatMap { application -> [String] in
             guard let team = application.iosTeamID else { return [] }
             return application.iosBundleIDs.map { "\(team).\($0)" }
         }
@@ -24,7 +24,7 @@ struct AppAssociationController {
     }
 
     @Sendable func android(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let statements = try await applications.listApplications().flatMap { application in
+        let statements = try await applications.applications().flatMap { application in
             application.androidPackages.map { package in
                 AssetLinkStatement(
                     relation: ["delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds"],

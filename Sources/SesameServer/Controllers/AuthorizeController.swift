@@ -17,7 +17,7 @@ struct AuthorizeController {
     let linkCookie: BrowserCookie
     let passkeys: PasskeyLogin
     let sessions: BrowserSessions
-    let connections: any ConnectionRepository
+    let connections: Registry
     let signIn: BrowserSignIn
     let pages: HostedPages
     let clock: any SesameClock

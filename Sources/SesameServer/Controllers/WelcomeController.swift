@@ -9,7 +9,7 @@ import SesameCore
 /// back from the hosted page, shows who signed in and the id_token's claims.
 struct WelcomeController {
     let settings: LoginSettings
-    let applications: any ApplicationRepository
+    let applications: Registry
     let tokens: TokenService
     let pages: HostedPages
     var random: any RandomSource = SystemRandomSource()
@@ -108,7 +108,7 @@ struct WelcomeController {
     }
 
     private func defaultApplication() async throws -> SesameCore.Application? {
-        try await applications.listApplications().first { $0.isDefault && $0.allowsCallback(callback) }
+        try await applications.applications().first { $0.isDefault && $0.allowsCallback(callback) }
     }
 
     private func notSetUp(_ view: PageView) -> Response {

@@ -6,7 +6,8 @@ import SesameParsers
 
 /// `/api/v2/clients`: applications in Auth0's shape, through ``ApplicationAdministration``.
 struct ClientsRoutes {
-    let sesame: Sesame
+    let adminTokens: AdminTokens
+    let applications: ApplicationAdministration
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/api/v2/clients", use: list)
@@ -16,27 +17,23 @@ struct ClientsRoutes {
         router.delete("/api/v2/clients/:id", use: delete)
     }
 
-    private var applications: ApplicationAdministration {
-        ApplicationAdministration(storage: sesame.storage, clock: sesame.clock)
-    }
-
     /// The fields a body may carry; `app_type` only on create.
     static let fields: Set<String> = [
         "name", "callbacks", "allowed_logout_urls", "allowed_origins", "web_origins", "logo_uri",
     ]
 
     @Sendable func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readClients)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readClients)
         return try Responses.json(try await applications.list().map { ClientBody($0) }, noStore: true)
     }
 
     @Sendable func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readClients)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readClients)
         return try Responses.json(ClientBody(try await applications.application(Self.clientID(context))), noStore: true)
     }
 
     @Sendable func create(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .createClients)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .createClients)
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         try body.refuseUnknown(Self.fields.union(["app_type"]))
         guard let name = try body.string("name") else { throw SesameError.invalidRequest("name is required.") }
@@ -47,7 +44,7 @@ struct ClientsRoutes {
     }
 
     @Sendable func update(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .updateClients)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .updateClients)
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         try body.refuseUnknown(Self.fields)
         let changes = try ClientChanges(body)
@@ -56,7 +53,7 @@ struct ClientsRoutes {
     }
 
     @Sendable func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .deleteClients)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .deleteClients)
         try await applications.delete(Self.clientID(context))
         return Response(status: .noContent)
     }

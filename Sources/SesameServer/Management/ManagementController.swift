@@ -18,7 +18,11 @@ import SesameWebAuthn
 /// `PATCH /api/v2/users/{id}` also takes the user's own access token with the scope
 /// `update:current_user_metadata`, for their own `user_metadata` only.
 struct ManagementController {
-    let sesame: Sesame
+    let adminTokens: AdminTokens
+    let users: UserAdministration
+    let applications: ApplicationAdministration
+    let auditTrail: AuditTrail
+    let tokens: TokenService
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/api/v2/users", use: listUsers)
@@ -28,13 +32,11 @@ struct ManagementController {
         router.delete("/api/v2/users/:id", use: deleteUser)
         router.get("/api/v2/users/:id/logs", use: userLogs)
         router.get("/api/v2/logs", use: logs)
-        ClientsRoutes(sesame: sesame).register(on: router)
+        ClientsRoutes(adminTokens: adminTokens, applications: applications).register(on: router)
     }
 
-    private var users: UserAdministration { UserAdministration(storage: sesame.storage, clock: sesame.clock) }
-
     @Sendable func listUsers(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readUsers)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readUsers)
         let page = try ManagementPage(request)
         let query = request.uri.queryParameters["q"].map(String.init)
         let (found, total) = try await users.search(UserSearch(query: query, limit: page.perPage, offset: page.offset))
@@ -45,7 +47,7 @@ struct ManagementController {
     }
 
     @Sendable func usersByEmail(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readUsers)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readUsers)
         guard let email = request.uri.queryParameters["email"].map(String.init), !email.isEmpty else {
             throw SesameError.invalidRequest("Query parameter email is required.")
         }
@@ -54,7 +56,7 @@ struct ManagementController {
     }
 
     @Sendable func getUser(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readUsers)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readUsers)
         return try Responses.json(ManagementUserBody(try await users.user(try Self.userID(context))), noStore: true)
     }
 
@@ -73,27 +75,27 @@ struct ManagementController {
     }
 
     @Sendable func deleteUser(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .deleteUsers)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .deleteUsers)
         try await users.delete(try Self.userID(context))
         return Response(status: .noContent)
     }
 
     @Sendable func userLogs(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readLogs)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readLogs)
         let page = try ManagementPage(request)
-        let events = try await AuditTrail(storage: sesame.storage)
-            .list(userID: try Self.userID(context), limit: page.perPage, offset: page.offset)
+        let userID = try Self.userID(context)
+        let events = try await auditTrail.list(userID: userID, limit: page.perPage, offset: page.offset)
         return try Responses.json(events.map(LogBody.init), noStore: true)
     }
 
     @Sendable func logs(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .readLogs)
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readLogs)
         let page = try ManagementPage(request)
         var query = AuditQuery(limit: page.perPage, offset: page.offset)
         if let q = request.uri.queryParameters["q"].map(String.init), !q.isEmpty {
             try query.apply(search: q, auditType: LogBody.auditType(forCode:))
         }
-        return try Responses.json(try await AuditTrail(storage: sesame.storage).list(query).map(LogBody.init), noStore: true)
+        return try Responses.json(try await auditTrail.list(query).map(LogBody.init), noStore: true)
     }
 
     /// Who may change a user, checked before the body is read: nil for a management token
@@ -102,10 +104,10 @@ struct ManagementController {
     /// proven: 403 `access_denied` before).
     private func caller(of request: Request) async throws -> String? {
         guard let token = request.bearerToken, !token.hasPrefix(AdminTokens.prefix) else {
-            try await sesame.adminTokens.authorize(bearerToken: request.bearerToken, for: .updateUsers)
+            try await adminTokens.authorize(bearerToken: request.bearerToken, for: .updateUsers)
             return nil
         }
-        let grant = try await sesame.tokens.authenticate(accessToken: token)
+        let grant = try await tokens.authenticate(accessToken: token)
         try grant.require(scope: "update:current_user_metadata")
         // Whatever an unproven account writes about itself may be a stranger's, planted
         // before the address's owner arrives (account pre-hijacking).
