@@ -1,7 +1,6 @@
 package import Foundation
-import SesameAPI
+package import SesameAPI
 package import SesameCore
-package import SesameWebAuthn
 
 /// The parameters of a request body, JSON or form-encoded, read the way Auth0 SDKs need:
 /// JSON `null` and `""` both mean "not provided" (auth0-python sends `"audience": null`).

@@ -1,6 +1,6 @@
 import Foundation
+import SesameAPI
 import SesameCore
-import SesameWebAuthn
 
 enum UserSearchChecks {
     static let all = [

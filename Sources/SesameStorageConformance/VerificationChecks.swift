@@ -1,6 +1,6 @@
 import Foundation
+import SesameAPI
 import SesameCore
-import SesameWebAuthn
 
 /// The first proof of an address (``UserRepository/verifyAddress(userID:keepingChallenge:at:_:)``):
 /// one operation that ends everything made while the address was unproven, and nothing else.

@@ -1,7 +1,7 @@
 public import Foundation
 import SQLKit
+import SesameAPI
 public import SesameCore
-import SesameWebAuthn
 
 extension SQLStorage: UserRepository {
     static let userColumns = """

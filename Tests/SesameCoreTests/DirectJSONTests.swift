@@ -1,7 +1,6 @@
 import Foundation
 import JWTKit
 import SesameAPI
-import SesameWebAuthn
 import Testing
 
 @testable import SesameCore

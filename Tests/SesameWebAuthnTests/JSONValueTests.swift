@@ -1,5 +1,5 @@
 import Foundation
-import SesameWebAuthn
+import SesameAPI
 import Testing
 
 /// `JSONValue` keeps every JSON value as the kind it was written as, whatever order the kinds

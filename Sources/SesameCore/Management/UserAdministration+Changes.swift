@@ -1,5 +1,5 @@
 import Foundation
-public import SesameWebAuthn
+public import SesameAPI
 
 /// What an operator (or, for `user_metadata` only, the user) changes about a user through
 /// `PATCH /api/v2/users/{id}`. Absent fields stay as they are.

@@ -1,5 +1,5 @@
 public import Foundation
-public import SesameWebAuthn
+public import SesameAPI
 
 /// A person who has signed in at least once. Created by the first successful login on a
 /// connection; identified on the wire by ``userID`` (`email|<id>` / `sms|<id>`, as Auth0).

@@ -1,7 +1,6 @@
 import Foundation
 public import JWTKit
 public import SesameAPI
-public import SesameWebAuthn
 
 /// The claims of an id_token (OIDC Core §2), with the profile claims the scope releases
 /// flattened into the same object (the ``UserInfo`` that `/userinfo` answers; its `sub` is the

@@ -1,4 +1,4 @@
-import SesameWebAuthn
+import SesameAPI
 
 /// A user in Auth0's Management API shape (`/api/v2/users`).
 struct ManagementUserBody: Codable, Sendable, Equatable {

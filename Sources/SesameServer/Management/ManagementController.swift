@@ -4,7 +4,6 @@ import Hummingbird
 import SesameAPI
 import SesameCore
 import SesameParsers
-import SesameWebAuthn
 
 /// Auth0's Management API v2 for users, applications and the audit trail, with management
 /// tokens (`sesame admin tokens create --scope …`). Every change goes through the Core

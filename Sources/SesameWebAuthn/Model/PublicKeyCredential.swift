@@ -1,4 +1,5 @@
 public import Foundation
+public import SesameAPI
 
 /// A `PublicKeyCredential` in the JSON shape of `toJSON()` (§5.1.8, §5.1.9): the members both
 /// ceremonies share, around the ceremony's own `response`.

@@ -1,4 +1,5 @@
 import Foundation
+import SesameAPI
 import SesameWebAuthn
 import Testing
 

@@ -1,4 +1,5 @@
-/// Arbitrary JSON, used for `clientExtensionResults`, which this library passes through untouched.
+/// Arbitrary JSON: a user's `user_metadata` and `app_metadata`, custom claims, and WebAuthn's
+/// `clientExtensionResults`, which are passed through untouched.
 public enum JSONValue: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
