@@ -232,13 +232,8 @@ extension ServerConfiguration {
     private static func parseEmail(_ values: ConfigValues) -> EmailDeliverySettings {
         var email = EmailDeliverySettings()
         email.provider = values.choice("email.provider", default: "console", among: ["console", "smtp", "http"])
-        email.gatewayURL = values.optionalString("email.gateway.url")
-        email.gatewaySecret = values.optionalString("email.gateway.secret")
-        email.gatewaySubject = values.optionalString("email.gateway.subject")
-        email.gatewayAudience = values.optionalString("email.gateway.audience")
-        if email.provider == "http" && email.gatewayURL == nil {
-            values.problem("email.gateway.url (SESAME_EMAIL_GATEWAY_URL) is required when email.provider is http")
-        }
+        (email.gatewayURL, email.gatewaySecret, email.gatewaySubject, email.gatewayAudience) = parseGateway(
+            values, channel: "email", provider: email.provider)
         email.smtpHost = values.optionalString("email.smtp.host")
         email.smtpPort = values.int("email.smtp.port", default: 587, range: 1...65535)
         email.smtpUsername = values.optionalString("email.smtp.username")
@@ -259,10 +254,8 @@ extension ServerConfiguration {
         sms.twilioFrom = values.optionalString("sms.twilio.from")
         sms.twilioMessagingServiceSID = values.optionalString("sms.twilio.messaging_service_sid")
         sms.twilioBaseURL = values.string("sms.twilio.base_url", default: sms.twilioBaseURL)
-        sms.gatewayURL = values.optionalString("sms.gateway.url")
-        sms.gatewaySecret = values.optionalString("sms.gateway.secret")
-        sms.gatewaySubject = values.optionalString("sms.gateway.subject")
-        sms.gatewayAudience = values.optionalString("sms.gateway.audience")
+        (sms.gatewayURL, sms.gatewaySecret, sms.gatewaySubject, sms.gatewayAudience) = parseGateway(
+            values, channel: "sms", provider: sms.provider)
         sms.gatewaySender = values.optionalString("sms.gateway.sender")
         if sms.provider == "twilio" {
             if sms.twilioAccountSID == nil || sms.twilioAuthToken == nil {
@@ -272,9 +265,22 @@ extension ServerConfiguration {
                 values.problem("sms.twilio.from or sms.twilio.messaging_service_sid is required when sms.provider is twilio")
             }
         }
-        if sms.provider == "http" && sms.gatewayURL == nil {
-            values.problem("sms.gateway.url (SESAME_SMS_GATEWAY_URL) is required when sms.provider is http")
-        }
         return sms
+    }
+
+    /// The `{channel}.gateway.*` keys email and SMS share; `{channel}.provider = http` needs the URL.
+    private static func parseGateway(_ values: ConfigValues, channel: String, provider: String) -> (
+        url: String?, secret: String?, subject: String?, audience: String?
+    ) {
+        let url = values.optionalString("\(channel).gateway.url")
+        if provider == "http" && url == nil {
+            values.problem(
+                "\(channel).gateway.url (SESAME_\(channel.uppercased())_GATEWAY_URL) is required when \(channel).provider is http"
+            )
+        }
+        return (
+            url, values.optionalString("\(channel).gateway.secret"), values.optionalString("\(channel).gateway.subject"),
+            values.optionalString("\(channel).gateway.audience")
+        )
     }
 }
