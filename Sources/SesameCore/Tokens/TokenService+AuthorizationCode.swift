@@ -26,6 +26,7 @@ extension TokenService {
     public func exchange(
         code: String?, redirectURI: String?, codeVerifier: String?, application: Application
     ) async throws -> TokenResponse {
+        try application.requireGrant(GrantType.authorizationCode)
         guard let code else { throw SesameError.invalidRequest("Missing required parameter: code") }
         let now = clock.now()
         let hashes = hasher.candidates(code, purpose: .authorizationCode)

@@ -25,6 +25,7 @@ public struct TokenService: Sendable {
     /// except one retry within the reuse interval, which gets the same replacement again.
     /// - Parameter scope: an optional narrower scope; it may not widen the original.
     public func refresh(_ token: String?, application: Application, scope: String?) async throws -> TokenResponse {
+        try application.requireGrant(GrantType.refreshToken)
         guard let token else { throw SesameError.invalidRequest("Missing required parameter: refresh_token") }
         let now = clock.now()
         // The replacement's secret is derived from the presented one under the server key, so

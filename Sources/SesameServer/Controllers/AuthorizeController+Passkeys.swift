@@ -36,7 +36,6 @@ extension AuthorizeController {
     /// as for codes, so a confidential application's page needs no client secret.
     @Sendable func passkeyChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, application) = try await genuinePost(request, context)
-        guard application.allows(GrantType.webauthn) else { throw SesameError.grantNotAllowed(GrantType.webauthn) }
         let challenge = try await passkeys.startAuthentication(
             application: application, realm: nil, ip: context.clientIP(request, proxies: proxies))
         return try Responses.json(challenge, noStore: true)

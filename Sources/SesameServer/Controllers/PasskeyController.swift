@@ -23,7 +23,8 @@ struct PasskeyController {
     @Sendable func signupChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         let application = try await clients.authenticate(request, body)
-        try requirePasskeyGrant(application)
+        // Core refuses it too; asked first so it is answered before the profile is read.
+        try application.requireGrant(GrantType.webauthn)
         let profileError = SesameError.invalidRequest("user_profile must be an object of strings")
         guard let profile = try body.stringObject("user_profile", error: profileError) else {
             throw SesameError.invalidRequest("Missing required parameter: user_profile")
@@ -37,7 +38,7 @@ struct PasskeyController {
     @Sendable func loginChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         let application = try await clients.authenticate(request, body)
-        try requirePasskeyGrant(application)
+        try application.requireGrant(GrantType.webauthn)
         let challenge = try await passkeys.startAuthentication(
             application: application, realm: try body.string("realm"), ip: context.clientIP(request, proxies: proxies))
         return try Responses.json(challenge, noStore: true)
@@ -65,10 +66,6 @@ struct PasskeyController {
     /// What the request's access token grants.
     private func grant(of request: Request) async throws -> AccessGrant {
         try await tokens.authenticate(accessToken: request.bearerToken)
-    }
-
-    private func requirePasskeyGrant(_ application: SesameCore.Application) throws {
-        guard application.allows(GrantType.webauthn) else { throw SesameError.grantNotAllowed(GrantType.webauthn) }
     }
 }
 

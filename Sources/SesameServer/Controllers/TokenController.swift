@@ -34,7 +34,8 @@ struct TokenController {
     private func grant(_ request: Request, _ body: RequestParameters, ip: String) async throws -> TokenResponse {
         let grant = try TokenGrant(body)
         let application = try await clients.authenticate(request, body)
-        guard application.allows(grant.type) else { throw SesameError.grantNotAllowed(grant.type) }
+        // Core refuses it again in each grant; asked here too so it is answered before the rest of the body is read.
+        try application.requireGrant(grant.type)
         let issue = try TokenGrantRequest(body, application: application)
         let response: TokenResponse
         switch grant {

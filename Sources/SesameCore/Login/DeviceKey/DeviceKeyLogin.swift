@@ -24,6 +24,7 @@ public struct DeviceKeyLogin: Sendable {
     /// - Throws: 403 `invalid_grant` naming the failed rule, `user is blocked`, or 400 for a
     ///   missing parameter. Every refusal is audited.
     public func finish(_ assertion: DeviceKeyAssertion, request: TokenGrantRequest, ip: String?) async throws -> TokenResponse {
+        try request.application.requireGrant(GrantType.jwtBearer)
         let user: User
         do {
             user = try await verify(assertion, application: request.application)

@@ -9,6 +9,7 @@ extension PasskeyLogin {
     public func finish(
         authSession: String?, response: Data?, request: TokenGrantRequest, ip: String?
     ) async throws -> TokenResponse {
+        try request.application.requireGrant(GrantType.webauthn)
         let clientID = request.application.clientID
         switch try await proof(authSession: authSession, response: response, clientID: clientID, ip: ip, signup: true) {
         case .user(let user):

@@ -31,6 +31,7 @@ public struct PasskeyLogin: Sendable {
     public func startRegistration(
         application: Application, realm: String?, profile: [String: String], ip: String
     ) async throws -> PasskeyChallenge {
+        try application.requireGrant(GrantType.webauthn)
         let connection = try await signupConnection(realm: realm, profile: profile)
         let identifier = try identifier(in: profile, for: connection)
         guard !connection.disableSignup else {
@@ -66,6 +67,7 @@ public struct PasskeyLogin: Sendable {
     /// Starts a login with a discoverable credential: no user is named, so the answer is the
     /// same for everyone.
     public func startAuthentication(application: Application, realm: String?, ip: String) async throws -> PasskeyChallenge {
+        try application.requireGrant(GrantType.webauthn)
         let connection = try await passkeyConnection(realm ?? "email")
         try await RateLimiter(storage: storage).hit(
             "passkey_challenge", ip: ip, rule: settings.passkeyChallengeLimitPerIP, at: clock.now())

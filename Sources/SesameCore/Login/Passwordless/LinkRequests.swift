@@ -115,6 +115,8 @@ public struct LinkRequests: Sendable {
     /// login was recorded when the link was confirmed, and is not counted again.
     /// - Throws: as ``complete(pollSecret:clientID:)``.
     public func finish(pollSecret: String?, request: TokenGrantRequest) async throws -> TokenResponse {
+        // A link session finishes a passwordless login: the applications that may use codes may use it.
+        try request.application.requireGrant(GrantType.passwordlessOTP)
         let (linkRequest, user) = try await completed(pollSecret: pollSecret, clientID: request.application.clientID)
         return try await coordinator.issueTokens(
             for: user, request: request, authTime: linkRequest.decidedAt ?? clock.now())

@@ -24,7 +24,8 @@ public struct PasswordlessLogin: Sendable {
     public func finish(
         _ credentials: PasswordlessCredentials, request: TokenGrantRequest, method: LoginMethod = .otp, ip: String?
     ) async throws -> TokenResponse {
-        try await exchange(credentials.from(ip), clientID: request.application.clientID) { user in
+        try request.application.requireGrant(method == .otpLegacy ? GrantType.legacyPassword : GrantType.passwordlessOTP)
+        return try await exchange(credentials.from(ip), clientID: request.application.clientID) { user in
             try await coordinator.completeLogin(user, method: method, request: request, ip: ip)
         }
     }
