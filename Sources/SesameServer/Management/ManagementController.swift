@@ -67,10 +67,13 @@ struct ManagementController {
         let changes = UserChanges(
             blocked: try body.bool("blocked"), name: try body.string("name"), picture: try body.string("picture"),
             userMetadata: try body.object("user_metadata"), appMetadata: try body.object("app_metadata"))
-        if let selfService, selfService != userID || !changes.isUserMetadataOnly {
-            throw SesameError(.forbidden, .insufficientScope, "A user's own token may change only their own user_metadata.")
-        }
-        return try Responses.json(ManagementUserBody(try await users.update(userID, changes)), noStore: true)
+        let user =
+            if let selfService {
+                try await users.updateOwn(userID, changes, by: selfService)
+            } else {
+                try await users.update(userID, changes)
+            }
+        return try Responses.json(ManagementUserBody(user), noStore: true)
     }
 
     @Sendable func deleteUser(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -98,20 +101,16 @@ struct ManagementController {
     }
 
     /// Who may change a user, checked before the body is read: nil for a management token
-    /// with `update:users` (anything), or the `user_id` of a user's own access token with
-    /// `update:current_user_metadata` (their own `user_metadata` only, once their address is
-    /// proven: 403 `access_denied` before).
-    private func caller(of request: Request) async throws -> String? {
+    /// with `update:users` (anything), or a user's own access token that Core's self-service
+    /// rule admits (their own `user_metadata` only, once their address is proven).
+    private func caller(of request: Request) async throws -> AccessGrant? {
         guard let token = request.bearerToken, !token.hasPrefix(AdminTokens.prefix) else {
             try await adminTokens.authorize(bearerToken: request.bearerToken, for: .updateUsers)
             return nil
         }
         let grant = try await tokens.authenticate(accessToken: token)
-        try grant.require(scope: "update:current_user_metadata")
-        // Whatever an unproven account writes about itself may be a stranger's, planted
-        // before the address's owner arrives (account pre-hijacking).
-        try grant.requireVerifiedAddress()
-        return grant.user.userID
+        try users.authorizeSelfService(grant)
+        return grant
     }
 
     /// The `{id}` path parameter, percent-decoded (`email%7C5f…` is `email|5f…`).
