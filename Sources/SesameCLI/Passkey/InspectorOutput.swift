@@ -53,32 +53,29 @@ enum InspectorOutput {
     /// A verified registration: the credential record to store.
     struct Registration: Encodable {
         let fmt: String
-        let credentialID: String
         let credentialPublicKey: String
-        let signCount: UInt32
         let aaguid: String
-        let userVerified: Bool
-        let credentialDeviceType: String
-        let credentialBackedUp: Bool
-        let flags: Flags
+        /// The members an assertion reports as well, encoded beside these.
+        let credential: Authentication
 
         init(_ result: VerifiedRegistration) {
             fmt = result.format.rawValue
-            credentialID = Base64URL.encode(result.credentialID)
             credentialPublicKey = Base64URL.encode(result.credentialPublicKey)
-            signCount = result.signCount
             aaguid = result.aaguid.uuidString.lowercased()
-            userVerified = result.userVerified
-            credentialDeviceType = result.deviceType.rawValue
-            credentialBackedUp = result.backedUp
-            flags = Flags(flags: result.flags)
+            credential = Authentication(credentialID: result.credentialID, signCount: result.signCount, flags: result.flags)
         }
 
         enum CodingKeys: String, CodingKey {
-            case fmt, aaguid, flags
-            case credentialID = "credential_id", credentialPublicKey = "credential_public_key"
-            case signCount = "sign_count", userVerified = "user_verified"
-            case credentialDeviceType = "credential_device_type", credentialBackedUp = "credential_backed_up"
+            case fmt, aaguid
+            case credentialPublicKey = "credential_public_key"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(fmt, forKey: .fmt)
+            try container.encode(credentialPublicKey, forKey: .credentialPublicKey)
+            try container.encode(aaguid, forKey: .aaguid)
+            try credential.encode(to: encoder)
         }
     }
 
@@ -92,12 +89,17 @@ enum InspectorOutput {
         let flags: Flags
 
         init(_ result: VerifiedAuthentication) {
-            credentialID = Base64URL.encode(result.credentialID)
-            signCount = result.newSignCount
-            userVerified = result.userVerified
-            credentialDeviceType = result.deviceType.rawValue
-            credentialBackedUp = result.backedUp
-            flags = Flags(flags: result.flags)
+            self.init(credentialID: result.credentialID, signCount: result.newSignCount, flags: result.flags)
+        }
+
+        /// The credential's state after a ceremony: everything but the id and counter follows from the flags.
+        init(credentialID: [UInt8], signCount: UInt32, flags: AuthenticatorFlags) {
+            self.credentialID = Base64URL.encode(credentialID)
+            self.signCount = signCount
+            userVerified = flags.userVerified
+            credentialDeviceType = flags.deviceType.rawValue
+            credentialBackedUp = flags.backedUp
+            self.flags = Flags(flags: flags)
         }
 
         enum CodingKeys: String, CodingKey {

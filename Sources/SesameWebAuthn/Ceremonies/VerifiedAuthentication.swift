@@ -17,5 +17,5 @@ public struct VerifiedAuthentication: Sendable, Hashable {
     /// BS: the credential is backed up now (store as the new backup state).
     public var backedUp: Bool { flags.backedUp }
     /// `single_device` or `multi_device`, from BE.
-    public var deviceType: CredentialDeviceType { flags.backupEligible ? .multiDevice : .singleDevice }
+    public var deviceType: CredentialDeviceType { flags.deviceType }
 }

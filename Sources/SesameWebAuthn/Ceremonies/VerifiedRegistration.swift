@@ -33,7 +33,7 @@ public struct VerifiedRegistration: Sendable {
     /// BS: the credential is backed up now.
     public var backedUp: Bool { flags.backedUp }
     /// `single_device` or `multi_device`, from BE.
-    public var deviceType: CredentialDeviceType { flags.backupEligible ? .multiDevice : .singleDevice }
+    public var deviceType: CredentialDeviceType { flags.deviceType }
 }
 
 /// Attestation types (§6.5.4).

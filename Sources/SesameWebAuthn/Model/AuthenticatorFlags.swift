@@ -20,6 +20,8 @@ public struct AuthenticatorFlags: Hashable, Sendable, CustomStringConvertible {
     public var attestedCredentialData: Bool { rawValue & 0x40 != 0 }
     /// Bit 7, ED: an extensions map ends the authenticator data.
     public var extensionData: Bool { rawValue & 0x80 != 0 }
+    /// `single_device` or `multi_device`, from BE (§6.1.3).
+    public var deviceType: CredentialDeviceType { backupEligible ? .multiDevice : .singleDevice }
 
     /// `UP UV BE BS AT ED`, listing the set flags.
     public var description: String {
