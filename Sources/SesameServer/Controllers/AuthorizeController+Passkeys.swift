@@ -70,30 +70,28 @@ extension AuthorizeController {
     /// `enroll.js` asks for creation options: only for the person this browser signed in just now.
     @Sendable func enrollmentOptions(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, application) = try await genuinePost(request, context)
-        let user = try await freshUser(request)
+        let (user, authTime) = try await sessionUser(request)
         let challenge = try await passkeys.startEnrollment(
-            user: user, application: application, ip: context.clientIP(request, proxies: proxies))
+            user: user, authTime: authTime, application: application, ip: context.clientIP(request, proxies: proxies))
         return try Responses.json(challenge, noStore: true)
     }
 
     /// `enroll.js` posts the new passkey.
     @Sendable func enroll(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (form, application) = try await genuinePost(request, context)
-        let user = try await freshUser(request)
+        let (user, authTime) = try await sessionUser(request)
         let passkey = try await passkeys.finishEnrollment(
             authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
-            user: user, clientID: application.clientID, ip: context.clientIP(request, proxies: proxies))
+            user: user, authTime: authTime, clientID: application.clientID, ip: context.clientIP(request, proxies: proxies))
         return try Responses.json(["id": passkey.id, "name": passkey.name], noStore: true)
     }
 
-    /// The user of this browser's session, when it began within the recent-login window:
-    /// an old session (or a stolen cookie replayed later) cannot add a passkey.
-    private func freshUser(_ request: Request) async throws -> User {
-        guard let (session, user) = try await sessions.resume(signIn.cookie.secret(in: request)),
-            clock.now().timeIntervalSince(session.authTime) <= TimeInterval(passkeys.recentLoginWindow)
-        else {
-            throw SesameError(.forbidden, .accessDenied, "Sign in again to add a passkey.")
+    /// The user of this browser's session and when they signed in: Core's enrollment refuses
+    /// a login older than its recent-login window.
+    private func sessionUser(_ request: Request) async throws -> (user: User, authTime: Date) {
+        guard let (session, user) = try await sessions.resume(signIn.cookie.secret(in: request)) else {
+            throw PasskeyLogin.staleLogin
         }
-        return user
+        return (user, session.authTime)
     }
 }

@@ -4,8 +4,13 @@ import SesameWebAuthn
 
 extension PasskeyLogin {
     /// Starts adding a passkey to a signed-in person's account (the hosted page's offer after a
-    /// code or link login). The caller has checked the person's browser session is fresh.
-    public func startEnrollment(user: User, application: Application, ip: String) async throws -> PasskeyChallenge {
+    /// code or link login).
+    /// - Parameter authTime: when the person's browser session signed in; nil without one.
+    /// - Throws: 403 `access_denied` unless that was within ``recentLoginWindow``.
+    public func startEnrollment(
+        user: User, authTime: Date?, application: Application, ip: String
+    ) async throws -> PasskeyChallenge {
+        try requireRecentLogin(authTime)
         let connection = try await passkeyConnection(user.connection)
         try await RateLimiter(storage: storage).hit(
             "passkey_register", ip: ip, rule: settings.passkeySignupLimitPerIP, at: clock.now())
@@ -19,9 +24,12 @@ extension PasskeyLogin {
 
     /// Finishes adding a passkey: the session must be an enrolment of this very user, started
     /// for this application; it is consumed first, so a challenge is answered at most once.
+    /// - Throws: 403 `access_denied` unless `authTime` is within ``recentLoginWindow``, as
+    ///   ``startEnrollment(user:authTime:application:ip:)``.
     public func finishEnrollment(
-        authSession: String?, response: Data?, user: User, clientID: String, ip: String?
+        authSession: String?, response: Data?, user: User, authTime: Date?, clientID: String, ip: String?
     ) async throws -> PasskeyCredential {
+        try requireRecentLogin(authTime)
         let (session, response, relyingParty) = try await consumeSession(authSession, response, clientID: clientID) {
             $0.ceremony == .enrollment && $0.pendingUser?.id == user.id
         }
@@ -44,4 +52,15 @@ extension PasskeyLogin {
 
     /// Seconds after a login within which the person may add a passkey.
     public var recentLoginWindow: Int { settings.recentLoginWindow }
+
+    /// Refuses to add a passkey for a login older than ``recentLoginWindow`` (or none): an old
+    /// session, or a stolen cookie replayed later, cannot add a way in.
+    public func requireRecentLogin(_ authTime: Date?) throws {
+        guard let authTime, clock.now().timeIntervalSince(authTime) <= TimeInterval(recentLoginWindow) else {
+            throw Self.staleLogin
+        }
+    }
+
+    /// The refusal of a passkey for an old login, or for no login at all.
+    public static var staleLogin: SesameError { SesameError(.forbidden, .accessDenied, "Sign in again to add a passkey.") }
 }
