@@ -141,6 +141,6 @@ public struct Sesame: Sendable {
         let worker = DeliveryWorker(
             storage: storage, handlers: ["email": messages, "sms": messages, WebhookChannel.name: webhooks], seal: seal,
             clock: clock, random: random, settings: settings, logger: logger)
-        return Outbox(storage: storage, seal: seal, clock: clock, random: random, settings: settings, worker: worker)
+        return Outbox(worker: worker)
     }
 }

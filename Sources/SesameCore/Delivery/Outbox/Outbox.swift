@@ -3,13 +3,14 @@ import Foundation
 /// The sending side of the durable outbox: seals what is to be sent into a
 /// ``QueuedDelivery`` for the caller's transaction and wakes the worker after the commit.
 public struct Outbox: Sendable {
-    let storage: any DeliveryRepository
-    let seal: PayloadSeal
-    let clock: any SesameClock
-    let random: any RandomSource
-    let settings: DeliveryWorkerSettings
-    /// The worker of this instance.
+    /// The worker of this instance. The outbox seals, stamps and schedules with the worker's
+    /// own seal, clock, randomness and settings, so what it queues is what the worker can open.
     public let worker: DeliveryWorker
+
+    var seal: PayloadSeal { worker.seal }
+    var clock: any SesameClock { worker.clock }
+    var random: any RandomSource { worker.random }
+    var settings: DeliveryWorkerSettings { worker.settings }
 
     /// A delivery carrying `content`, due now and given up at `deadline` (the code's or
     /// link's expiry). The storage may still suppress it (``DeliveryGate``).
