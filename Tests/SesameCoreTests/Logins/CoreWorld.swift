@@ -73,3 +73,13 @@ struct CoreWorldError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Runs `body` and returns the `SesameError` it throws; fails the test when it throws none.
+func refusal(_ body: () async throws -> Void) async throws -> SesameError {
+    do {
+        try await body()
+    } catch let error as SesameError {
+        return error
+    }
+    throw CoreWorldError("nothing was refused")
+}

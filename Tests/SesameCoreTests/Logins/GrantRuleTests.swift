@@ -6,15 +6,6 @@ import Testing
 /// services each grant ends in, whoever calls them.
 @Suite("Core: grants an application may not use")
 struct GrantRuleTests {
-    /// Runs `body` and returns the `SesameError` it throws.
-    static func refusal(_ body: () async throws -> Void) async throws -> SesameError {
-        do {
-            try await body()
-        } catch let error as SesameError {
-            return error
-        }
-        throw CoreWorldError("no refusal")
-    }
 
     /// The world's application with no grant allowed at all.
     static func barred(_ world: CoreWorld) -> TokenGrantRequest {
@@ -31,12 +22,12 @@ struct GrantRuleTests {
         try await CoreWorld.run { world in
             let code = try await world.code(for: "ana@example.com")
             let credentials = PasswordlessCredentials(connection: "email", username: "ana@example.com", code: code)
-            let error = try await Self.refusal {
+            let error = try await refusal {
                 _ = try await world.sesame.passwordless.finish(credentials, request: Self.barred(world), ip: nil)
             }
             #expect(error.refusal == .grantNotAllowed)
             #expect(error.code.rawValue == "unauthorized_client")
-            let legacy = try await Self.refusal {
+            let legacy = try await refusal {
                 _ = try await world.sesame.passwordless.finish(
                     credentials, request: Self.barred(world), method: .otpLegacy, ip: nil)
             }
@@ -53,38 +44,38 @@ struct GrantRuleTests {
             let refusals: [(String, SesameError)] = [
                 (
                     GrantType.refreshToken,
-                    try await Self.refusal {
+                    try await refusal {
                         _ = try await world.sesame.tokens.refresh("token", application: barred.application, scope: nil)
                     }
                 ),
                 (
                     GrantType.authorizationCode,
-                    try await Self.refusal {
+                    try await refusal {
                         _ = try await world.sesame.tokens.exchange(
                             code: "code", redirectURI: CoreWorld.callback, codeVerifier: nil, application: barred.application)
                     }
                 ),
                 (
                     GrantType.passwordlessOTP,
-                    try await Self.refusal { _ = try await world.sesame.linkRequests.finish(pollSecret: "poll", request: barred) }
+                    try await refusal { _ = try await world.sesame.linkRequests.finish(pollSecret: "poll", request: barred) }
                 ),
                 (
                     GrantType.webauthn,
-                    try await Self.refusal {
+                    try await refusal {
                         _ = try await world.sesame.passkeys.finish(
                             authSession: "session", response: Data("{}".utf8), request: barred, ip: nil)
                     }
                 ),
                 (
                     GrantType.webauthn,
-                    try await Self.refusal {
+                    try await refusal {
                         _ = try await world.sesame.passkeys.startAuthentication(
                             application: barred.application, realm: nil, ip: "198.51.100.7")
                     }
                 ),
                 (
                     GrantType.webauthn,
-                    try await Self.refusal {
+                    try await refusal {
                         _ = try await world.sesame.passkeys.startRegistration(
                             application: barred.application, realm: nil, profile: ["email": "ana@example.com"],
                             ip: "198.51.100.7")
@@ -92,7 +83,7 @@ struct GrantRuleTests {
                 ),
                 (
                     GrantType.jwtBearer,
-                    try await Self.refusal {
+                    try await refusal {
                         _ = try await world.sesame.deviceKeys.login.finish(
                             .bearer(assertion: "jwt"), request: barred, ip: nil)
                     }

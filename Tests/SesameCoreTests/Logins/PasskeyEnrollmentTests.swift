@@ -6,15 +6,6 @@ import Testing
 /// Adding a passkey to a signed-in person's account, through Core alone.
 @Suite("Core: adding a passkey needs a recent login")
 struct PasskeyEnrollmentTests {
-    /// Runs `body` and returns the `SesameError` it throws.
-    static func refusal(_ body: () async throws -> Void) async throws -> SesameError {
-        do {
-            try await body()
-        } catch let error as SesameError {
-            return error
-        }
-        throw CoreWorldError("no refusal")
-    }
 
     // Attack: a browser session cookie stolen (or a shared computer left signed in) is replayed
     // long after the login to add the attacker's passkey, a lasting way into the account. Core's
@@ -28,11 +19,11 @@ struct PasskeyEnrollmentTests {
             let window = TimeInterval(world.sesame.passkeys.recentLoginWindow)
             let old = world.clock.now().addingTimeInterval(-window - 1)
             for authTime in [old, nil] {
-                let start = try await Self.refusal {
+                let start = try await refusal {
                     _ = try await world.sesame.passkeys.startEnrollment(
                         user: user, authTime: authTime, application: world.application, ip: "198.51.100.7")
                 }
-                let finish = try await Self.refusal {
+                let finish = try await refusal {
                     _ = try await world.sesame.passkeys.finishEnrollment(
                         authSession: "session", response: Data("{}".utf8), user: user, authTime: authTime,
                         clientID: world.application.clientID, ip: nil)

@@ -16,17 +16,6 @@ struct RefusalTests {
                 phoneNumber: phoneNumber, send: send, ip: "198.51.100.7"))
     }
 
-    /// The refusal `body` throws, which must be a ``SesameError``.
-    static func refusal(_ body: () async throws -> Void) async throws -> SesameError {
-        do {
-            try await body()
-        } catch let error as SesameError {
-            return error
-        }
-        Issue.record("nothing was refused")
-        throw CancellationError()
-    }
-
     @Test("each refused start property carries its type, Auth0's bad.* code and its exact text")
     func startRefusals() async throws {
         try await CoreWorld.run { world in
@@ -63,7 +52,7 @@ struct RefusalTests {
                 ),
             ]
             for (property, code, message, body) in cases {
-                let error = try await Self.refusal(body)
+                let error = try await refusal(body)
                 #expect(error.refusal == .passwordlessStart(property), "\(message)")
                 #expect(error.kind == .badRequest && error.code.rawValue == code && error.message == message)
             }
@@ -74,7 +63,7 @@ struct RefusalTests {
     func wrongCode() async throws {
         try await CoreWorld.run { world in
             _ = try await world.code(for: "ana@example.com")
-            let error = try await Self.refusal {
+            let error = try await refusal {
                 _ = try await world.sesame.passwordless.finish(
                     PasswordlessCredentials(connection: "email", username: "ana@example.com", code: "000000"),
                     request: world.request(), ip: nil)
@@ -88,7 +77,7 @@ struct RefusalTests {
     @Test("an unknown link request is expired: expired_token with its text")
     func expiredLink() async throws {
         try await CoreWorld.run { world in
-            let error = try await Self.refusal {
+            let error = try await refusal {
                 _ = try await world.sesame.linkRequests.complete(pollSecret: "nothing", clientID: world.application.clientID)
             }
             #expect(error.refusal == .link(.expired))

@@ -8,16 +8,6 @@ import Testing
 struct SelfServiceUpdateTests {
     static let scope = "openid email update:current_user_metadata"
 
-    /// Runs `body` and returns the `SesameError` it throws.
-    static func refusal(_ body: () async throws -> Void) async throws -> SesameError {
-        do {
-            try await body()
-        } catch let error as SesameError {
-            return error
-        }
-        throw CoreWorldError("no refusal")
-    }
-
     @Test("a user's own token changes only their own user_metadata")
     func ownMetadataOnly() async throws {
         try await CoreWorld.run { world in
@@ -30,11 +20,11 @@ struct SelfServiceUpdateTests {
             #expect(updated.userMetadata?["theme"] == .string("dark"))
 
             // Attack: a user's token names another user, or a field only an operator may set.
-            let other = try await Self.refusal {
+            let other = try await refusal {
                 try await world.sesame.users.updateOwn(
                     bob.user.userID, UserChanges(userMetadata: ["theme": .string("dark")]), by: ana)
             }
-            let blockedField = try await Self.refusal {
+            let blockedField = try await refusal {
                 try await world.sesame.users.updateOwn(ana.user.userID, UserChanges(name: "Admin"), by: ana)
             }
             for error in [other, blockedField] {
@@ -49,7 +39,7 @@ struct SelfServiceUpdateTests {
         try await CoreWorld.run { world in
             let ana = try await world.sesame.tokens.authenticate(
                 accessToken: try await world.signIn("ana@example.com", scope: "openid email").accessToken)
-            let error = try await Self.refusal {
+            let error = try await refusal {
                 try await world.sesame.users.updateOwn(
                     ana.user.userID, UserChanges(userMetadata: ["theme": .string("dark")]), by: ana)
             }
@@ -66,7 +56,7 @@ struct SelfServiceUpdateTests {
             let signedIn = try await world.sesame.tokens.authenticate(accessToken: tokens.accessToken)
             _ = try await world.sesame.storage.updateUser(id: signedIn.user.id) { $0.emailVerified = false }
             let unproven = try await world.sesame.tokens.authenticate(accessToken: tokens.accessToken)
-            let error = try await Self.refusal {
+            let error = try await refusal {
                 try await world.sesame.users.updateOwn(
                     unproven.user.userID, UserChanges(userMetadata: ["theme": .string("dark")]), by: unproven)
             }
