@@ -48,20 +48,9 @@ struct ConsoleOutboxExposureTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-console-\(UUID().uuidString)")
             .path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
         let configuration = ServerConfiguration(port: 1, dataDirectory: directory, issuer: "https://login.example.com/")
-        let runtime = try await SesameRuntime.start(configuration, logger: logger)
-        let clientID = try await runtime.storage.listApplications()[0].clientID
-        let request = PasswordlessStartRequest(
-            clientID: clientID, clientSecret: nil, connection: "sms", email: nil, phoneNumber: "+14155550123", send: "code",
-            ip: "198.51.100.7")
-        await #expect {
-            _ = try await runtime.sesame.passwordless.start(request)
-        } throws: { error in
-            (error as? SesameError)?.code == "sms_provider_error"
-        }
-        #expect(try await runtime.storage.recentOutboxMessages(limit: 10, recipient: nil).isEmpty, "no code in the outbox")
-        try await runtime.shutdown()
+        let (refusal, outboxEmpty) = try await DeploymentHardeningTests.smsStartWithoutProvider(configuration)
+        #expect(refusal?.code == "sms_provider_error")
+        #expect(outboxEmpty, "no code in the outbox")
     }
 }
