@@ -41,7 +41,10 @@ def test_a_code_started_on_one_instance_finishes_on_the_other(pair):
 
 
 def test_one_code_used_20_times_across_both_instances_succeeds_once(pair):
-    """A replayed code raced over two instances: the database's single-use gate holds."""
+    """A replayed code raced over two instances: the database's single-use gate holds.
+
+    A loser may be told to try again (503) while the winner's exchange still holds the code,
+    as OTPGrantTests allows; what matters is that exactly one exchange logs in."""
     a, b = pair
     assert start_code(a, "bob@example.com").status_code == 200
     code = a.last_code("bob@example.com")
@@ -49,7 +52,7 @@ def test_one_code_used_20_times_across_both_instances_succeeds_once(pair):
         statuses = list(pool.map(lambda i: exchange_code((a, b)[i % 2], "bob@example.com", code).status_code,
                                  range(20)))
     assert statuses.count(200) == 1
-    assert statuses.count(403) == 19
+    assert statuses.count(403) + statuses.count(503) == 19
 
 
 def test_rate_limits_count_across_instances(sesame_factory, database_url):
