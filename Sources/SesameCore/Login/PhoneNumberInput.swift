@@ -14,6 +14,8 @@ public enum PhoneNumberInput {
     /// - Otherwise, digits only are read as a national number of `defaultCountry`: its trunk
     ///   prefix, when typed, is dropped and its calling code prepended; the result must have
     ///   8–15 digits.
+    /// - Either way, a number of a country in the table must fit that country's ``NumberPlan``
+    ///   (first digit and length), so a number typed for another country is refused.
     ///
     /// Not handled: other international prefixes (`011` in North America, `0011` in Australia) and
     /// Argentina's mobile `15`; such input mostly comes out too long and is refused.
@@ -33,12 +35,19 @@ public enum PhoneNumberInput {
         if compact.hasPrefix("+") {
             let digits = compact.dropFirst()
             guard (1...15).contains(digits.count), isDigits(digits), digits.first != "0" else { return nil }
-            return compact
+            return fitsPlan(String(digits)) ? compact : nil
         }
         guard let country = defaultCountry, !compact.isEmpty, isDigits(compact) else { return nil }
         let number = country.callingCode + country.nationalNumber(compact)
-        guard (8...15).contains(number.count) else { return nil }
+        guard (8...15).contains(number.count), fitsPlan(number) else { return nil }
         return "+" + number
+    }
+
+    /// Whether an E.164 number's digits (without `+`) fit its country's ``NumberPlan``; numbers
+    /// of calling codes outside the table pass, as E.164's own limits are all we know of them.
+    static func fitsPlan(_ digits: String) -> Bool {
+        guard let code = callingCode(of: digits), let plan = NumberPlan.of(callingCode: code) else { return true }
+        return plan.admits(digits.dropFirst(code.count))
     }
 
     /// Punctuation people put between digit groups; whitespace is dropped separately.
