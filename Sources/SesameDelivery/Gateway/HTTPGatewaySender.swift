@@ -17,15 +17,11 @@ public struct HTTPGatewaySender: MessageSender {
     public let configuration: HTTPGatewayConfiguration
     private let client: HTTPClient
 
-    /// Creates a sender that uses `client`; the caller keeps it running and shuts it down.
-    public init(configuration: HTTPGatewayConfiguration, client: HTTPClient) {
+    /// Creates a sender that uses `client` (AsyncHTTPClient's process-wide shared client unless
+    /// given); the caller keeps a client it passes running and shuts it down.
+    public init(configuration: HTTPGatewayConfiguration, client: HTTPClient = .shared) {
         self.configuration = configuration
         self.client = client
-    }
-
-    /// Creates a sender on AsyncHTTPClient's process-wide shared client.
-    public init(configuration: HTTPGatewayConfiguration) {
-        self.init(configuration: configuration, client: .shared)
     }
 
     /// Posts one message: a text, or an email with its subject.

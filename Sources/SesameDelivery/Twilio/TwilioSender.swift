@@ -15,15 +15,11 @@ public struct TwilioSender: MessageSender {
     public let configuration: TwilioConfiguration
     private let client: HTTPClient
 
-    /// Creates a sender that uses `client`; the caller keeps it running and shuts it down.
-    public init(configuration: TwilioConfiguration, client: HTTPClient) {
+    /// Creates a sender that uses `client` (AsyncHTTPClient's process-wide shared client unless
+    /// given); the caller keeps a client it passes running and shuts it down.
+    public init(configuration: TwilioConfiguration, client: HTTPClient = .shared) {
         self.configuration = configuration
         self.client = client
-    }
-
-    /// Creates a sender on AsyncHTTPClient's process-wide shared client.
-    public init(configuration: TwilioConfiguration) {
-        self.init(configuration: configuration, client: .shared)
     }
 
     /// Sends one text. Only `.sms` messages are accepted.
