@@ -26,6 +26,8 @@ public struct Sesame: Sendable {
     public let sessions: BrowserSessions
     /// `/v2/logout` and the OIDC end-session endpoint.
     public let logout: Logout
+    /// The hosted login page and the magic-link pages, one step per call.
+    public let browserLogin: BrowserLogin
     public let passkeys: PasskeyLogin
     public let passkeyManagement: PasskeyManagement
     /// Device-key login, device credentials and management tokens.
@@ -97,6 +99,9 @@ public struct Sesame: Sendable {
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
             administration: SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger))
         self.logout = Logout(applications: storage, sessions: sessions, keys: keys, issuer: settings.issuer)
+        self.browserLogin = BrowserLogin(
+            redirect: redirectLogin, passwordless: passwordless, linkRequests: linkRequests, passkeys: passkeys,
+            sessions: sessions, registry: registry, tokens: tokens, coordinator: coordinator, clock: clock)
         self.passkeyManagement = PasskeyManagement(
             storage: storage, coordinator: coordinator, clock: clock, recentLoginWindow: settings.recentLoginWindow)
         self.origins = OriginPolicy(applications: storage, settings: settings)

@@ -122,7 +122,7 @@ public struct LinkRequests: Sendable {
             for: user, request: request, authTime: linkRequest.decidedAt ?? clock.now())
     }
 
-    private func completed(pollSecret: String?, clientID: String?) async throws -> (request: LinkRequest, user: User) {
+    func completed(pollSecret: String?, clientID: String?) async throws -> (request: LinkRequest, user: User) {
         let now = clock.now()
         // Another application's request answers like an unknown one: a client learns nothing
         // about requests it did not make.

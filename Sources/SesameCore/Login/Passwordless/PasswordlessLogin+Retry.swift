@@ -16,20 +16,22 @@ extension PasswordlessLogin {
     /// lost exchange retried), the login completed, and then the exchange settled: answered, so
     /// the code is spent for good, or given back for the client's retry when a step after the
     /// consumption failed (a database stall, the request's deadline).
-    func exchange(
-        _ credentials: PasswordlessCredentials, clientID: String, complete: (User) async throws -> TokenResponse
-    ) async throws -> TokenResponse {
+    /// - Parameter complete: the login's steps after the consumption, ending in its answer
+    ///   (tokens, or a browser's next page).
+    func exchange<Answer>(
+        _ credentials: PasswordlessCredentials, clientID: String, complete: (User) async throws -> Answer
+    ) async throws -> Answer {
         let (user, challengeID) = try await consumeOrRetry(credentials, clientID: clientID)
-        let tokens: TokenResponse
+        let answer: Answer
         do {
-            tokens = try await complete(user)
+            answer = try await complete(user)
             try await storage.settleChallengeExchange(id: challengeID, answered: true, at: clock.now())
         } catch {
             // Best effort: when the database is away this fails too, and the lease runs out.
             try? await storage.settleChallengeExchange(id: challengeID, answered: false, at: clock.now())
             throw error
         }
-        return tokens
+        return answer
     }
 
     /// ``consume(_:clientID:challengeID:)`` for a code exchange, which may also be the retry of

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Browser sessions of the hosted login page: begun by every hosted login, resumed by the
 /// next `/authorize` of any application (single sign-on), ended by logout, by the person at
@@ -28,8 +28,10 @@ public struct BrowserSessions: Sendable {
     /// Begins a session for `user` after a login by `method`, replacing the session of
     /// `presented` (the browser's cookie, if any). A live session of the same user keeps its
     /// earlier methods; one of another user is simply revoked.
+    /// - Parameter authTime: when the person proved who they are, when earlier than now (a link
+    ///   approved on another device); the session's age for `max_age` and recent-login checks.
     public func begin(
-        user: User, method: LoginMethod, presented: String?, ip: String?, userAgent: String?
+        user: User, method: LoginMethod, presented: String?, ip: String?, userAgent: String?, authTime: Date? = nil
     ) async throws -> Begun {
         let now = clock.now()
         var methods: [String] = []
@@ -43,7 +45,7 @@ public struct BrowserSessions: Sendable {
         let secret = random.token(32)
         let session = BrowserSession(
             id: random.hex(12), secretHash: hasher.hash(secret, purpose: .browserSession), userID: user.userID,
-            methods: methods, createdAt: now, authTime: now, lastSeenAt: now,
+            methods: methods, createdAt: now, authTime: authTime ?? now, lastSeenAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(settings.sessionLifetime)), ip: ip.map { String($0.prefix(64)) },
             userAgent: userAgent.map { String($0.prefix(256)) })
         try await storage.createBrowserSession(session)

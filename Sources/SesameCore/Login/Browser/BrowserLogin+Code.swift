@@ -1,0 +1,69 @@
+import Foundation
+import SesameAPI
+
+extension BrowserLogin {
+    /// A code typed on the hosted page. A right one signs the person in and begins the
+    /// browser session; then either the application is answered, or (when it allows passkeys
+    /// and the person has none) a passkey is offered first.
+    ///
+    /// The code is consumed, the login recorded and the session begun as one exchange
+    /// (``PasswordlessLogin/exchange(_:clientID:complete:)``): when a step after the
+    /// consumption fails, the code is given back, so the person's retry (the same code
+    /// posted again within seconds) completes the login instead of finding the code spent.
+    func verifyCode(
+        _ authorization: BrowserAuthorization, _ credentials: PasswordlessCredentials, _ browser: BrowserContext
+    ) async throws -> BrowserLoginOutcome {
+        let application = try await application(authorization)
+        guard browser.formIsGenuine else { return codeStep(application, authorization, credentials, .forgedForm) }
+        do {
+            let target = try await target(authorization)
+            try redirect.checkParameters(authorization.parameters)
+            let offers = try await offersPasskey(target, connection: credentials.connection, authorization)
+            return try await passwordless.exchange(credentials.from(browser.ip), clientID: application.clientID) { candidate in
+                let user = try await coordinator.recordLogin(
+                    candidate, method: .hostedOTP, clientID: application.clientID, ip: browser.ip)
+                let authTime = clock.now()
+                guard offers else {
+                    let (answer, session) = try await signedIn(
+                        user, method: .hostedOTP, authTime: authTime, target: target, authorization, browser)
+                    return .answer(answer, session: session)
+                }
+                let session = try await beginSession(user, method: .hostedOTP, authTime: authTime, browser)
+                if try await passkeys.hasPasskeys(user) { return .continueAuthorization(session: session) }
+                return .offerPasskey(application, session: session)
+            }
+        } catch let error as SesameError where [.wrongCredential, .malformedRequest].contains(error.refusal) {
+            return codeStep(application, authorization, credentials, .wrongCode(Self.codeRefusal(error)))
+        }
+    }
+
+    /// Whether a code login offers a passkey before answering: the application allows passkey
+    /// sign-in, the code's connection has passkeys on, and the answer is not posted to a
+    /// frame or an opener (which could not show the offer).
+    private func offersPasskey(
+        _ target: Target, connection: String?, _ authorization: BrowserAuthorization
+    ) async throws -> Bool {
+        guard target.application.allows(GrantType.webauthn), target.mode != .webMessage,
+            let connection = try await registry.connection(name: connection ?? "")
+        else { return false }
+        return connection.passkeyPolicy.enabled
+    }
+
+    private func codeStep(
+        _ application: Application, _ authorization: BrowserAuthorization, _ credentials: PasswordlessCredentials,
+        _ problem: BrowserProblem
+    ) -> BrowserLoginOutcome {
+        let step = CodeStep(
+            recipient: credentials.username ?? "", channel: authorization.channel, resent: false, problem: problem)
+        return .show(.code(step), application: application)
+    }
+
+    /// How the page words a refused code.
+    static func codeRefusal(_ error: SesameError) -> CodeRefusal {
+        switch error.reason {
+        case ErrorReason.codeExpired: .expired
+        case ErrorReason.codeAttemptsExhausted: .usedUp
+        default: .wrong
+        }
+    }
+}
