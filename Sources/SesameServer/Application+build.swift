@@ -91,23 +91,17 @@ public func buildRouter(
     PasswordlessController(passwordless: sesame.passwordless, proxies: proxies).register(on: router)
     LinkRequestController(linkRequests: sesame.linkRequests, proxies: proxies).register(on: router)
     let cookie = BrowserCookie("sesame_session", settings: sesame.settings, lifetime: sesame.settings.sessionLifetime)
-    let signIn = BrowserSignIn(sessions: sesame.sessions, cookie: cookie)
     let hosted = HostedPages(
         renderer: pages.renderer, forms: FormGuard(tokens: sesame.formTokens, settings: sesame.settings),
         defaultCountry: pages.defaultCountry)
     AssetsController(assets: pages.assets).register(on: router)
     let linkCookie = BrowserCookie("sesame_link", settings: sesame.settings)
-    MagicLinkController(
-        redirectLogin: sesame.redirectLogin, linkRequests: sesame.linkRequests, linkCookie: linkCookie, signIn: signIn,
-        pages: hosted, proxies: proxies
-    )
-    .register(on: router)
+    let loginPages = BrowserLoginPages(
+        pages: hosted, sessionCookie: cookie, linkCookie: linkCookie, clock: sesame.clock, proxies: proxies)
+    MagicLinkController(browserLogin: sesame.browserLogin, pages: loginPages).register(on: router)
     AuthorizeController(
-        redirectLogin: sesame.redirectLogin, passwordless: sesame.passwordless, linkRequests: sesame.linkRequests,
-        linkCookie: linkCookie, passkeys: sesame.passkeys, sessions: sesame.sessions, connections: sesame.registry,
-        signIn: signIn,
-        pages: hosted, clock: sesame.clock,
-        proxies: proxies
+        browserLogin: sesame.browserLogin, redirectLogin: sesame.redirectLogin, linkRequests: sesame.linkRequests,
+        passkeys: sesame.passkeys, sessions: sesame.sessions, pages: loginPages
     ).register(on: router)
     SessionController(
         sessions: sesame.sessions, logout: sesame.logout, tokens: sesame.tokens, cookie: cookie, pages: hosted,

@@ -15,21 +15,11 @@ extension AuthorizeController {
     /// A passkey answer posted by `passkey.js`: on success the application's callback with a
     /// code; otherwise the address form again, saying why.
     @Sendable func passkey(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (form, application, genuine) = try await posted(request, context)
-        let view = pages.view(request, application: application, uiLocales: form.parameters.uiLocales)
-        guard genuine else {
-            return try await identifierPage(view, form, error: view.text("error_csrf"), status: .forbidden)
-        }
-        do {
-            let answer = try await redirectLogin.completeWithPasskey(
-                clientID: form.clientID, redirectURI: form.redirectURI, parameters: form.parameters,
-                authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
-                ip: context.clientIP(request, proxies: proxies))
-            return try await signIn.respond(
-                answer, method: .hostedPasskey, request: request, ip: context.clientIP(request, proxies: proxies))
-        } catch let error as SesameError where [.badRequest, .forbidden, .unauthorized].contains(error.kind) {
-            return try await identifierPage(view, form, error: view.text("passkey_failed"), status: .badRequest)
-        }
+        let form = AuthorizeForm(try await Self.formValues(request, context))
+        let command = BrowserLogin.Command.passkey(
+            form.authorization, authSession: form.values["auth_session"],
+            response: form.values["authn_response"].map { Data($0.utf8) })
+        return try await run(command, request, context, form)
     }
 
     /// The page's passkey challenge: the application is identified by its registered callback,
@@ -37,34 +27,8 @@ extension AuthorizeController {
     @Sendable func passkeyChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, application) = try await genuinePost(request, context)
         let challenge = try await passkeys.startAuthentication(
-            application: application, realm: nil, ip: context.clientIP(request, proxies: proxies))
+            application: application, realm: nil, ip: context.clientIP(request, proxies: pages.proxies))
         return try Responses.json(challenge, noStore: true)
-    }
-
-    /// After a code or link login, offers a passkey when the application allows passkey
-    /// sign-in and the person has none yet; the browser session is begun either way, so
-    /// "Not now" (and the end of the ceremony) continue through `/authorize` without asking.
-    /// - Returns: nil when there is nothing to offer (the caller answers the application).
-    func passkeyOffer(
-        _ confirmation: MagicLinkConfirmation, _ application: SesameCore.Application, _ form: AuthorizeForm,
-        _ view: PageView, _ request: Request, _ context: SesameRequestContext
-    ) async throws -> Response? {
-        guard application.allows(GrantType.webauthn),
-            let email = try await connections.connection(name: confirmation.credentials.connection ?? ""),
-            email.passkeyPolicy.enabled, form.parameters.responseMode != ResponseMode.webMessage.rawValue
-        else { return nil }
-        let user = try await redirectLogin.signIn(confirmation, method: .hostedOTP)
-        if try await !passkeys.hasPasskeys(user) {
-            let session = try await signIn.begin(user, method: .hostedOTP, request: request, ip: confirmation.ip)
-            var response = view.render(
-                "passkey-offer", values: ["continueURL": form.continueURL], fields: form.hiddenFields, scripts: true)
-            response.setCookie(session)
-            return response
-        }
-        // Already has one: continue to the application from a new session, as a code login would.
-        var response = Responses.redirect(form.continueURL)
-        response.setCookie(try await signIn.begin(user, method: .hostedOTP, request: request, ip: confirmation.ip))
-        return response
     }
 
     /// `enroll.js` asks for creation options: only for the person this browser signed in just now.
@@ -72,7 +36,7 @@ extension AuthorizeController {
         let (_, application) = try await genuinePost(request, context)
         let (user, authTime) = try await sessionUser(request)
         let challenge = try await passkeys.startEnrollment(
-            user: user, authTime: authTime, application: application, ip: context.clientIP(request, proxies: proxies))
+            user: user, authTime: authTime, application: application, ip: context.clientIP(request, proxies: pages.proxies))
         return try Responses.json(challenge, noStore: true)
     }
 
@@ -82,14 +46,14 @@ extension AuthorizeController {
         let (user, authTime) = try await sessionUser(request)
         let passkey = try await passkeys.finishEnrollment(
             authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
-            user: user, authTime: authTime, clientID: application.clientID, ip: context.clientIP(request, proxies: proxies))
+            user: user, authTime: authTime, clientID: application.clientID, ip: context.clientIP(request, proxies: pages.proxies))
         return try Responses.json(["id": passkey.id, "name": passkey.name], noStore: true)
     }
 
     /// The user of this browser's session and when they signed in: Core's enrollment refuses
     /// a login older than its recent-login window.
     private func sessionUser(_ request: Request) async throws -> (user: User, authTime: Date) {
-        guard let (session, user) = try await sessions.resume(signIn.cookie.secret(in: request)) else {
+        guard let (session, user) = try await sessions.resume(pages.sessionCookie.secret(in: request)) else {
             throw PasskeyLogin.staleLogin
         }
         return (user, session.authTime)

@@ -15,6 +15,11 @@ struct AuthorizeForm {
 
     var parameters: AuthorizeParameters { AuthorizeParameters { values[$0] } }
 
+    /// The authorization request this page carries, as Core's browser login reads it.
+    var authorization: BrowserAuthorization {
+        BrowserAuthorization(clientID: clientID, redirectURI: redirectURI, parameters: parameters, channel: channel)
+    }
+
     /// Every authorize parameter the page reads from the query and carries between steps;
     /// anything else (`auth0Client`, SDK options) is ignored.
     static let names = ["client_id", "redirect_uri"] + AuthorizeParameters.names
@@ -59,7 +64,5 @@ struct AuthorizeForm {
     }
 
     /// How the page reaches the person.
-    enum Channel: String {
-        case email, sms
-    }
+    typealias Channel = BrowserChannel
 }

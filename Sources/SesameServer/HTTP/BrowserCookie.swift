@@ -34,26 +34,3 @@ struct BrowserCookie: Sendable {
     /// The cookie that removes it.
     var clearing: Cookie { setting("", maxAge: 0) }
 }
-
-/// The answer to a browser that just signed in: the application's response, and a new
-/// browser session in the cookie.
-struct BrowserSignIn: Sendable {
-    let sessions: BrowserSessions
-    /// `sesame_session`: the session's secret, for the session's whole lifetime.
-    let cookie: BrowserCookie
-
-    func respond(_ answer: AuthorizationResponse, method: LoginMethod, request: Request, ip: String?) async throws -> Response {
-        var response = AuthorizationResponder.response(answer)
-        if let user = answer.user {
-            response.setCookie(try await begin(user, method: method, request: request, ip: ip))
-        }
-        return response
-    }
-
-    /// Begins a session for `user` in this browser; returns the cookie that carries it.
-    func begin(_ user: User, method: LoginMethod, request: Request, ip: String?) async throws -> Cookie {
-        let begun = try await sessions.begin(
-            user: user, method: method, presented: cookie.secret(in: request), ip: ip, userAgent: request.headers[.userAgent])
-        return cookie.setting(begun.secret)
-    }
-}
