@@ -92,9 +92,7 @@ public struct Sesame: Sendable {
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
             passwordless: passwordless)
         self.passkeys = passkeys
-        self.redirectLogin = RedirectLogin(
-            applications: storage, passwordless: passwordless, passkeys: passkeys, tokens: tokens, coordinator: coordinator,
-            clock: clock)
+        self.redirectLogin = RedirectLogin(applications: storage, tokens: tokens, coordinator: coordinator, clock: clock)
         self.sessions = BrowserSessions(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
             administration: SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger))

@@ -307,14 +307,18 @@ struct LinkRequestTests {
             #expect(query.contains { $0.name == "request" && $0.value == started.id })
             #expect(query.contains { $0.name == "redirect_uri" && $0.value == callback })
             let secret = query.first { $0.name == "verification_code" }?.value
-            let response = try await h.sesame.redirectLogin.confirm(
-                MagicLinkConfirmation(
-                    clientID: h.clientID,
-                    credentials: PasswordlessCredentials(connection: "email", username: "ana@example.com", code: secret),
-                    redirectURI: callback, parameters: AuthorizeParameters(), ip: nil))
+            let credentials = PasswordlessCredentials(connection: "email", username: "ana@example.com", code: secret)
+            let outcome = try await h.sesame.browserLogin.run(
+                .confirmLink(
+                    BrowserAuthorization(clientID: h.clientID, redirectURI: callback, parameters: AuthorizeParameters()),
+                    BrowserLinkAnswer(credentials: credentials, requestID: started.id)),
+                from: BrowserContext(
+                    sessionSecret: nil, linkSecret: started.pollSecret, formIsGenuine: true, ip: "198.51.100.7",
+                    userAgent: nil))
+            guard case .answer(let response, _?, _) = outcome else { throw CancellationError() }
             #expect(response.user != nil)
-            #expect(try await h.sesame.linkRequests.markCompleted(id: started.id))
             #expect(try await h.sesame.linkRequests.status(pollSecret: started.pollSecret) == .completed)
+            #expect(try await !h.sesame.linkRequests.markCompleted(id: started.id), "completed once, when the link was used")
             await expectRefusal(.expiredToken) { _ = try await h.sesame.linkRequests.complete(pollSecret: started.pollSecret) }
         }
     }

@@ -36,18 +36,10 @@ struct BrowserLinkTests {
         try await CoreWorld.run { world in
             var browser = BrowserWorld(world)
             let (wait, answer) = try await browser.link()
-            let storage = try #require(world.sesame.storage as? SQLStorage)
-            try await storage.executor.write { db in
-                try await db.raw(
-                    """
-                    CREATE TRIGGER database_away BEFORE UPDATE ON link_requests
-                    BEGIN SELECT RAISE(ABORT, 'terminating connection due to administrator command'); END
-                    """
-                ).run()
+            try await Self.databaseAway(world, on: "UPDATE ON link_requests") {
+                await #expect(throws: (any Error).self) { _ = try await browser.run(.confirmLink(browser.authorization, answer)) }
             }
-            await #expect(throws: (any Error).self) { _ = try await browser.run(.confirmLink(browser.authorization, answer)) }
             #expect(browser.sessionSecret == nil, "no session reached the browser")
-            try await storage.executor.write { db in try await db.raw("DROP TRIGGER database_away").run() }
             world.clock.advance(by: 2)
             guard case .answer(let response, _?, _) = try await browser.run(.confirmLink(browser.authorization, answer)) else {
                 throw CoreWorldError("the retry did not sign in")
@@ -111,5 +103,43 @@ struct BrowserLinkTests {
                 throw CoreWorldError("refused twice")
             }
         }
+    }
+
+    /// Fault: the database fails while the waiting browser finishes a link approved on another
+    /// device, at its session. The request must stay approved: the page's retry signs it in.
+    @Test("a failure while the waiting browser finishes leaves the request approved: the retry signs in")
+    func failureWhileFinishing() async throws {
+        try await CoreWorld.run { world in
+            var asker = BrowserWorld(world)
+            let (wait, answer) = try await asker.link()
+            var typed = answer
+            typed.match = wait.match
+            var phone = BrowserWorld(world)
+            _ = try await phone.run(.confirmLink(asker.authorization, typed))
+            let finish = BrowserLogin.Command.completeLink(asker.authorization, recipient: wait.recipient, match: wait.match)
+            try await Self.databaseAway(world, on: "INSERT ON browser_sessions") {
+                await #expect(throws: (any Error).self) { _ = try await asker.run(finish) }
+            }
+            #expect(try await world.sesame.linkRequests.status(pollSecret: wait.started?.pollSecret) == .approved)
+            guard case .answer(_, _?, true) = try await asker.run(finish) else { throw CoreWorldError("the retry failed") }
+            guard case .show(.message(.linkWaitExpired), _) = try await asker.run(finish) else {
+                throw CoreWorldError("a finished request was finished again")
+            }
+        }
+    }
+
+    /// Runs `body` while every `event` (`UPDATE ON link_requests`) fails as a database going away would.
+    static func databaseAway(_ world: CoreWorld, on event: String, _ body: () async throws -> Void) async throws {
+        let storage = try #require(world.sesame.storage as? SQLStorage)
+        try await storage.executor.write { db in
+            try await db.raw(
+                """
+                CREATE TRIGGER database_away BEFORE \(unsafeRaw: event)
+                BEGIN SELECT RAISE(ABORT, 'terminating connection due to administrator command'); END
+                """
+            ).run()
+        }
+        try await body()
+        try await storage.executor.write { db in try await db.raw("DROP TRIGGER database_away").run() }
     }
 }

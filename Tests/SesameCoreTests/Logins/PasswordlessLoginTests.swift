@@ -90,14 +90,16 @@ struct PasswordlessLoginTests {
                     ip: "198.51.100.7"))
             let link = try #require(world.sender.sent(to: "ana@example.com").last?.link)
             let secret = try #require(URLComponents(string: link)?.queryItems?.first { $0.name == "verification_code" }?.value)
-            let redirect = try await world.sesame.redirectLogin.confirm(
-                MagicLinkConfirmation(
-                    clientID: world.application.clientID,
-                    credentials: PasswordlessCredentials(connection: "email", username: "ana@example.com", code: secret),
-                    redirectURI: CoreWorld.callback,
-                    parameters: AuthorizeParameters(
-                        state: "s1", scope: "openid", codeChallenge: Self.challenge, codeChallengeMethod: "S256"),
-                    ip: nil))
+            let authorization = BrowserAuthorization(
+                clientID: world.application.clientID, redirectURI: CoreWorld.callback,
+                parameters: AuthorizeParameters(
+                    state: "s1", scope: "openid", codeChallenge: Self.challenge, codeChallengeMethod: "S256"))
+            let answer = BrowserLinkAnswer(
+                credentials: PasswordlessCredentials(connection: "email", username: "ana@example.com", code: secret),
+                requestID: nil)
+            let outcome = try await world.sesame.browserLogin.run(
+                .confirmLink(authorization, answer), from: BrowserWorld(world).browser())
+            guard case .answer(let redirect, _, _) = outcome else { throw CoreWorldError("no answer") }
             let query = URLComponents(string: redirect.location)?.queryItems ?? []
             #expect(query.first { $0.name == "state" }?.value == "s1")
             let code = try #require(query.first { $0.name == "code" }?.value)
@@ -111,16 +113,19 @@ struct PasswordlessLoginTests {
     func hostedCode() async throws {
         try await CoreWorld.run { world in
             let code = try await world.code(for: "ana@example.com")
-            let confirmation = { (code: String) in
-                MagicLinkConfirmation(
-                    clientID: world.application.clientID,
-                    credentials: PasswordlessCredentials(connection: "email", username: "ana@example.com", code: code),
-                    redirectURI: CoreWorld.callback, parameters: AuthorizeParameters(scope: "openid"), ip: nil)
+            try await BrowserWorld(world).withoutPasskeys()
+            let authorization = BrowserAuthorization(
+                clientID: world.application.clientID, redirectURI: CoreWorld.callback,
+                parameters: AuthorizeParameters(scope: "openid"))
+            let verify = { (code: String) in
+                try await world.sesame.browserLogin.run(
+                    .verifyCode(
+                        authorization, PasswordlessCredentials(connection: "email", username: "ana@example.com", code: code)),
+                    from: BrowserWorld(world).browser())
             }
-            await #expect(throws: SesameError.self) {
-                _ = try await world.sesame.redirectLogin.complete(confirmation("000000"), method: .hostedOTP)
-            }
-            let redirect = try await world.sesame.redirectLogin.complete(confirmation(code), method: .hostedOTP)
+            guard case .show(.code(let step), _) = try await verify("000000") else { throw CoreWorldError("no code step") }
+            #expect(step.problem == .wrongCode(.wrong))
+            guard case .answer(let redirect, _, _) = try await verify(code) else { throw CoreWorldError("no answer") }
             #expect(redirect.location.hasPrefix(CoreWorld.callback + "?code="))
         }
     }

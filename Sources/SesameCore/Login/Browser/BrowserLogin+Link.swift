@@ -4,6 +4,11 @@ extension BrowserLogin {
     /// The waiting browser finishes a link confirmed on another device: the application is
     /// answered, and the session begun, as of the approval, when the person proved who they
     /// are (the token endpoint's magic-link grant dates its tokens the same way).
+    ///
+    /// The request is finished last: the code and the session are made first, and only the
+    /// request's transition to completed (the single-use gate) lets them reach the browser.
+    /// When a step fails, the request stays approved and the page's retry completes it; a
+    /// request that another post finished first discards what this one made.
     func completeLink(
         _ authorization: BrowserAuthorization, _ wait: LinkWait, _ browser: BrowserContext
     ) async throws -> BrowserLoginOutcome {
@@ -13,9 +18,9 @@ extension BrowserLogin {
             wait.problem = .forgedForm
             return .show(.linkSent(wait), application: application)
         }
-        let completed: (request: LinkRequest, user: User)
+        let approved: (request: LinkRequest, user: User)
         do {
-            completed = try await linkRequests.completed(pollSecret: browser.linkSecret, clientID: application.clientID)
+            approved = try await linkRequests.approved(pollSecret: browser.linkSecret, clientID: application.clientID)
         } catch let error as SesameError {
             guard let message = Self.linkWaitMessage(error, recipient: wait.recipient) else {
                 guard error.refusal == .link(.pending) else { throw error }
@@ -24,12 +29,27 @@ extension BrowserLogin {
             }
             return .show(.message(message), application: application)
         }
-        let authTime = completed.request.decidedAt ?? clock.now()
+        return try await finish(approved.request, approved.user, application, authorization, browser)
+    }
+
+    /// Answers the application for an approved request and begins the session, then finishes
+    /// the request.
+    private func finish(
+        _ request: LinkRequest, _ user: User, _ application: Application, _ authorization: BrowserAuthorization,
+        _ browser: BrowserContext
+    ) async throws -> BrowserLoginOutcome {
+        let authTime = request.decidedAt ?? clock.now()
         let answer = try await redirect.respond(
-            for: completed.user, clientID: authorization.clientID, redirectURI: authorization.redirectURI,
+            for: user, clientID: authorization.clientID, redirectURI: authorization.redirectURI,
             parameters: authorization.parameters, authTime: authTime)
-        guard let user = answer.user else { return .answer(answer, session: nil, endsLinkWait: true) }
-        let session = try await beginSession(user, method: .magicLink, authTime: authTime, browser)
+        var session: BrowserSessions.Begun?
+        if let user = answer.user {
+            session = try await beginSession(user, method: .magicLink, authTime: authTime, browser)
+        }
+        guard try await linkRequests.finish(request) else {
+            if let session { try await sessions.discard(session.session) }
+            return .show(.message(.linkWaitExpired), application: application)
+        }
         return .answer(answer, session: session, endsLinkWait: true)
     }
 

@@ -49,7 +49,7 @@ extension LinkRequests {
     }
 
     /// Records that the link was confirmed in the asking browser itself (the page consumed it
-    /// with ``RedirectLogin/confirm(_:)``), so the polling tab can say so. Only a request
+    /// with ``BrowserLogin``), so the polling tab can say so. Only a request
     /// whose link is already spent can be marked, so the id alone cannot stop a sign-in.
     /// - Returns: whether the request was waiting and is now completed.
     @discardableResult

@@ -122,31 +122,6 @@ public struct LinkRequests: Sendable {
             for: user, request: request, authTime: linkRequest.decidedAt ?? clock.now())
     }
 
-    func completed(pollSecret: String?, clientID: String?) async throws -> (request: LinkRequest, user: User) {
-        let now = clock.now()
-        // Another application's request answers like an unknown one: a client learns nothing
-        // about requests it did not make.
-        guard let request = try await lookup(pollSecret), request.isLive(at: now),
-            clientID.map({ $0 == request.clientID }) ?? true
-        else { throw Self.expired }
-        switch request.status {
-        case .pending:
-            throw SesameError(.link(.pending), "The link has not been confirmed yet.")
-        case .denied:
-            throw Self.denied
-        case .completed:
-            throw Self.expired
-        case .approved:
-            // The transition is the single-use gate: of two polls racing, one gets the tokens.
-            guard try await storage.transitionLinkRequest(id: request.id, from: .approved, to: .completed, userID: nil, at: now),
-                let userID = request.userID, let (_, id) = User.parse(userID: userID),
-                let user = try await storage.user(id: id)
-            else { throw Self.expired }
-            guard !user.blocked else { throw SesameError.userBlocked }
-            return (request, user)
-        }
-    }
-
     /// The request of `pollSecret` in any state.
     func lookup(_ pollSecret: String?) async throws -> LinkRequest? {
         guard let pollSecret, !pollSecret.isEmpty, pollSecret.count <= 128 else { return nil }

@@ -1,35 +1,12 @@
 public import Foundation
 
-/// A magic-link confirmation (`POST /passwordless/verify_redirect`), already decoded.
-public struct MagicLinkConfirmation: Sendable {
-    public var clientID: String?
-    public var credentials: PasswordlessCredentials
-    public var redirectURI: String?
-    public var parameters: AuthorizeParameters
-    public var ip: String?
-
-    /// Creates a confirmation.
-    public init(
-        clientID: String?, credentials: PasswordlessCredentials, redirectURI: String?, parameters: AuthorizeParameters,
-        ip: String?
-    ) {
-        self.clientID = clientID
-        self.credentials = credentials.from(ip)
-        self.redirectURI = redirectURI
-        self.parameters = parameters
-        self.ip = ip
-    }
-}
-
-/// The logins that end in a browser redirect to the application's callback with an
-/// authorization code: a magic link, the hosted `/authorize` page's code and passkey
-/// sign-ins, and a browser session that answers without asking (single sign-on). Only an
-/// unknown client or a callback URL the application does not allow stops the response
-/// (RFC 6749 §4.1.2.1: never redirect to an unverified URI).
+/// The authorization requests that end in a browser redirect to the application's callback
+/// (`/authorize` and magic links): their checks, the answer a browser session gives without
+/// asking (single sign-on), and the answers with a code or an OAuth error. ``BrowserLogin``
+/// runs the logins themselves. Only an unknown client or a callback URL the application does
+/// not allow stops the response (RFC 6749 §4.1.2.1: never redirect to an unverified URI).
 public struct RedirectLogin: Sendable {
     let applications: any ApplicationRepository
-    let passwordless: PasswordlessLogin
-    let passkeys: PasskeyLogin
     let tokens: TokenService
     let coordinator: LoginCoordinator
     let clock: any SesameClock
@@ -112,44 +89,9 @@ public struct RedirectLogin: Sendable {
         }
     }
 
-    /// Consumes the link and returns the response: the callback with a code, or with an
-    /// OAuth error when the secret or the parameters are refused.
-    public func confirm(_ confirmation: MagicLinkConfirmation) async throws -> AuthorizationResponse {
-        let (_, redirectURI, mode) = try await checkedTarget(
-            clientID: confirmation.clientID, redirectURI: confirmation.redirectURI, parameters: confirmation.parameters)
-        do {
-            return try await complete(confirmation, method: .magicLink)
-        } catch let error as SesameError {
-            return errorResponse(error, redirectURI: redirectURI, mode: mode, state: confirmation.parameters.state)
-        }
-    }
-
-    /// Consumes the secret and returns the response with an authorization code.
-    /// - Throws: the ``SesameError`` that refused it (the hosted login page shows it).
-    public func complete(_ confirmation: MagicLinkConfirmation, method: LoginMethod) async throws -> AuthorizationResponse {
-        let (application, redirectURI, mode) = try await checkedTarget(
-            clientID: confirmation.clientID, redirectURI: confirmation.redirectURI, parameters: confirmation.parameters)
-        try checkParameters(confirmation.parameters)
-        let candidate = try await passwordless.consume(confirmation.credentials, clientID: application.clientID)
-        return try await callback(
-            candidate, method: method, application: application, redirectURI: redirectURI, mode: mode,
-            parameters: confirmation.parameters, ip: confirmation.ip)
-    }
-
-    /// Consumes the secret and records the login without answering the application yet: the
-    /// hosted page first offers a passkey, then continues from the browser session it began.
-    /// - Throws: the ``SesameError`` that refused it (the page shows it).
-    public func signIn(_ confirmation: MagicLinkConfirmation, method: LoginMethod) async throws -> User {
-        let (application, _, _) = try await checkedTarget(
-            clientID: confirmation.clientID, redirectURI: confirmation.redirectURI, parameters: confirmation.parameters)
-        try checkParameters(confirmation.parameters)
-        let candidate = try await passwordless.consume(confirmation.credentials, clientID: application.clientID)
-        return try await coordinator.recordLogin(
-            candidate, method: method, clientID: application.clientID, ip: confirmation.ip)
-    }
-
     /// Answers the application for a person whose login is already recorded: a magic link
-    /// confirmed on another device, finished in the browser that asked for it.
+    /// confirmed on another device, finished in the browser that asked for it; `authTime` is
+    /// when they proved who they are.
     public func respond(
         for user: User, clientID: String?, redirectURI: String?, parameters: AuthorizeParameters, authTime: Date?
     ) async throws -> AuthorizationResponse {
@@ -164,36 +106,6 @@ public struct RedirectLogin: Sendable {
         } catch let error as SesameError where error.kind == .badRequest {
             return errorResponse(error, redirectURI: redirectURI, mode: mode, state: parameters.state)
         }
-    }
-
-    /// A passkey sign-in on the hosted login page: verifies the answer to a challenge from
-    /// `/passkey/challenge` and returns the response with an authorization code.
-    /// - Throws: the ``SesameError`` that refused it (the page shows it).
-    public func completeWithPasskey(
-        clientID: String?, redirectURI: String?, parameters: AuthorizeParameters, authSession: String?, response: Data?,
-        ip: String?
-    ) async throws -> AuthorizationResponse {
-        let (application, redirectURI, mode) = try await checkedTarget(
-            clientID: clientID, redirectURI: redirectURI, parameters: parameters)
-        try checkParameters(parameters)
-        let candidate = try await passkeys.verifiedUser(
-            authSession: authSession, response: response, clientID: application.clientID, ip: ip)
-        return try await callback(
-            candidate, method: .hostedPasskey, application: application, redirectURI: redirectURI, mode: mode,
-            parameters: parameters, ip: ip)
-    }
-
-    /// Records the login and returns the response with a fresh authorization code.
-    private func callback(
-        _ candidate: User, method: LoginMethod, application: Application, redirectURI: String, mode: ResponseMode,
-        parameters: AuthorizeParameters, ip: String?
-    ) async throws -> AuthorizationResponse {
-        let user = try await coordinator.recordLogin(
-            candidate, method: method, clientID: application.clientID, ip: ip)
-        let code = try await tokens.issueAuthorizationCode(
-            user: user, application: application, redirectURI: redirectURI, parameters: parameters)
-        return AuthorizationResponse(
-            redirectURI: redirectURI, mode: mode, parameters: [("code", code), ("state", parameters.state)], user: user)
     }
 
     /// `error` as an OAuth error response (RFC 6749 §4.1.2.1).

@@ -75,6 +75,12 @@ public struct BrowserSessions: Sendable {
         return session
     }
 
+    /// Revokes a session begun for a login that lost its race (another request finished it
+    /// first): its secret never reached a browser, so it is no logout and is not audited as one.
+    func discard(_ session: BrowserSession) async throws {
+        _ = try await storage.revokeBrowserSession(id: session.id, userID: nil, at: clock.now())
+    }
+
     /// The scopes a person's own session list needs (`/me/sessions`).
     public enum Scopes {
         public static let read = "read:me:sessions"
