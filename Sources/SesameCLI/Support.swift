@@ -9,7 +9,7 @@ import SesameStorageSQL
 /// Opens the deployment's database for one command and closes it afterwards.
 func withStorage<T: Sendable>(_ options: StorageOptions, _ body: (SQLStorage) async throws -> T) async throws -> T {
     let configuration = try await CLIConfiguration.load(flags: options.flags)
-    return try await closing(try await SesameRuntime.openStorage(configuration, logger: .command), body)
+    return try await closing(try await SesameRuntime.openUnsealed(configuration, logger: .command), body)
 }
 
 extension Logger {

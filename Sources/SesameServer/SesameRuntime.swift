@@ -23,7 +23,8 @@ public struct SesameRuntime: Sendable {
     ) async throws -> SesameRuntime {
         let storage = try await openStorage(configuration, logger: logger)
         return try await closingOnFailure(storage) {
-            try await start(configuration, on: storage, clock: clock, random: random, logger: logger)
+            try await MasterKeySource.unseal(storage, configuration, generate: true, random: random, logger: logger)
+            return try await start(configuration, on: storage, clock: clock, random: random, logger: logger)
         }
     }
 
@@ -39,6 +40,8 @@ public struct SesameRuntime: Sendable {
     ) async throws -> SesameRuntime {
         let storage = try await openStorage(local, logger: logger)
         return try await closingOnFailure(storage) {
+            // Before the stored settings are read: they are sealed too.
+            try await MasterKeySource.unseal(storage, local, generate: true, random: random, logger: logger)
             let stored = try await storage.storedSettings()
             let configuration = stored.isEmpty ? local : try await withStored(stored)
             return try await start(configuration, on: storage, clock: clock, random: random, logger: logger)
@@ -73,7 +76,48 @@ public struct SesameRuntime: Sendable {
     }
 
     /// Opens the configured database without the first-start setup (for `sesame admin` and
-    /// `sesame outbox`, which must not create keys).
+    /// `sesame outbox`, which must not create keys), its secrets opened with the configured
+    /// master key.
+    public static func openUnsealed(_ configuration: ServerConfiguration, logger: Logger) async throws -> SQLStorage {
+        let storage = try await openStorage(configuration, logger: logger)
+        return try await closingOnFailure(storage) {
+            // Without a key the database opens all the same: most commands read no secret,
+            // and one that does says the secrets are sealed.
+            let environment = ProcessInfo.processInfo.environment
+            if let key = try MasterKeySource.configured(configuration, environment: environment) {
+                do {
+                    _ = try await storage.unseal(with: key, random: SystemRandomSource())
+                } catch let error as SealError {
+                    throw ConfigurationError(problems: ["\(error)"])
+                }
+            }
+            return storage
+        }
+    }
+
+    /// Rewraps the database's data key under the master key in `newKeyFile`
+    /// (`sesame admin keys rotate-master`).
+    /// - Returns: the old and new key ids, and the key file beside the database when it was replaced.
+    public static func rotateMasterKey(
+        _ configuration: ServerConfiguration, newKeyFile: String, logger: Logger
+    ) async throws -> (old: String, new: String, replacedFile: String?) {
+        let storage = try await openStorage(configuration, logger: logger)
+        return try await closingOnFailure(storage) {
+            let rotated = try await MasterKeySource.rotate(
+                storage, configuration, newKeyFile: newKeyFile, random: SystemRandomSource())
+            try await storage.shutdown()
+            return rotated
+        }
+    }
+
+    /// The master key file an SQLite deployment keeps beside its database, when it has one
+    /// and no key is configured elsewhere.
+    public static func masterKeyFile(_ configuration: ServerConfiguration) -> String? {
+        let path = MasterKeySource.besideDatabase(configuration)
+        return configuration.masterKeyFile ?? (FileManager.default.fileExists(atPath: path) ? path : nil)
+    }
+
+    /// Opens the configured database as it is: sealed secrets stay closed.
     public static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> SQLStorage {
         if let url = configuration.databaseURL {
             return try await SQLStorage.postgres(

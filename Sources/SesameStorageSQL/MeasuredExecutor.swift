@@ -47,6 +47,10 @@ struct MeasuredExecutor: SQLExecutor {
         try await base.withExclusiveLock(body)
     }
 
+    func compact() async throws {
+        try await base.compact()
+    }
+
     func shutdown() async throws {
         try await base.shutdown()
     }

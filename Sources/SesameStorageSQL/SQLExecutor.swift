@@ -17,6 +17,9 @@ protocol SQLExecutor: Sendable {
     func bulkTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Runs `body` holding a lock that excludes every other process using this database.
     func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
+    /// Rewrites the database so no deleted or replaced value stays in a free page or a log
+    /// (after secrets are sealed in place); a no-op where the server manages its own files.
+    func compact() async throws
     /// Closes the connections.
     func shutdown() async throws
 }
@@ -26,6 +29,10 @@ extension SQLExecutor {
     func bulkTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await transaction(body)
     }
+
+    /// PostgreSQL keeps its files to itself: a replaced row is gone once vacuumed, which
+    /// autovacuum does, and nothing here can reach its disk pages or log.
+    func compact() async throws {}
 }
 
 /// The SQL dialects with migrations.

@@ -21,11 +21,12 @@ private struct ApplicationOptions: Codable {
 extension SQLStorage: ApplicationRepository {
     public func createApplication(_ application: Application) async throws {
         let options = try Self.options(of: application)
+        let secret = try application.clientSecret.map { try sealed($0, SealedColumn.clientSecret) }
         try await executor.write { db in
             try await db.raw(
                 """
                 INSERT INTO applications (client_id, client_secret, name, type, is_default, options, created_at)
-                VALUES (\(bind: application.clientID), \(bind: application.clientSecret), \(bind: application.name),
+                VALUES (\(bind: application.clientID), \(bind: secret), \(bind: application.name),
                 \(bind: application.type.rawValue), \(bind: application.isDefault.sqlValue), \(bind: options),
                 \(bind: application.createdAt.sqlValue))
                 """
@@ -37,14 +38,14 @@ extension SQLStorage: ApplicationRepository {
         try await cachedApplications.value(for: clientID) {
             try await executor.read { db in
                 try await db.raw("SELECT * FROM applications WHERE client_id = \(bind: clientID)").first()
-                    .map(Self.application(from:))
+                    .map(self.application(from:))
             }
         }
     }
 
     public func listApplications() async throws -> [Application] {
         try await executor.read { db in
-            try await db.raw("SELECT * FROM applications ORDER BY created_at, client_id").all().map(Self.application(from:))
+            try await db.raw("SELECT * FROM applications ORDER BY created_at, client_id").all().map(self.application(from:))
         }
     }
 
@@ -55,11 +56,12 @@ extension SQLStorage: ApplicationRepository {
         return try await executor.transaction { db in
             guard let row = try await db.raw("SELECT * FROM applications WHERE client_id = \(bind: clientID)").first()
             else { throw StorageError.notFound("application \(clientID)") }
-            var application = try Self.application(from: row)
+            var application = try self.application(from: row)
             try transform(&application)
+            let secret = try application.clientSecret.map { try self.sealed($0, SealedColumn.clientSecret) }
             try await db.raw(
                 """
-                UPDATE applications SET client_secret = \(bind: application.clientSecret), name = \(bind: application.name),
+                UPDATE applications SET client_secret = \(bind: secret), name = \(bind: application.name),
                 type = \(bind: application.type.rawValue), options = \(bind: try Self.options(of: application))
                 WHERE client_id = \(bind: clientID)
                 """
@@ -89,13 +91,14 @@ extension SQLStorage: ApplicationRepository {
                 brandColor: application.brandColor))
     }
 
-    private static func application(from row: any SQLRow) throws -> Application {
+    private func application(from row: any SQLRow) throws -> Application {
         let options = try row.json("options", as: ApplicationOptions.self)
         guard let type = ApplicationType(rawValue: try row.string("type")) else {
             throw StorageError.unavailable("unknown application type")
         }
         var application = Application(
-            clientID: try row.string("client_id"), clientSecret: try row.optionalString("client_secret"),
+            clientID: try row.string("client_id"),
+            clientSecret: try row.optionalString("client_secret").map { try opened($0, SealedColumn.clientSecret) },
             name: try row.string("name"), type: type, callbacks: options.callbacks,
             allowedOrigins: options.allowedOrigins, grantTypes: options.grantTypes, isDefault: try row.bool("is_default"),
             iosBundleIDs: options.iosBundleIDs ?? [], androidPackages: options.androidPackages ?? [],

@@ -7,7 +7,8 @@ extension SQLStorage: KeyRepository {
         try await executor.read { db in
             try await db.raw("SELECT * FROM signing_keys ORDER BY active_from DESC, created_at DESC, kid").all().map { row in
                 SigningKeyRecord(
-                    kid: try row.string("kid"), privateKeyPEM: try row.string("private_key_pem"),
+                    kid: try row.string("kid"),
+                    privateKeyPEM: try self.opened(try row.string("private_key_pem"), SealedColumn.signingKey),
                     createdAt: try row.date("created_at"), activeFrom: try row.optionalDate("active_from"),
                     retiredAt: try row.optionalDate("retired_at"))
             }
@@ -15,11 +16,12 @@ extension SQLStorage: KeyRepository {
     }
 
     public func addSigningKey(_ key: SigningKeyRecord) async throws {
+        let pem = try sealed(key.privateKeyPEM, SealedColumn.signingKey)
         try await executor.write { db in
             try await db.raw(
                 """
                 INSERT INTO signing_keys (kid, private_key_pem, created_at, active_from, retired_at)
-                VALUES (\(bind: key.kid), \(bind: key.privateKeyPEM), \(bind: key.createdAt.sqlValue),
+                VALUES (\(bind: key.kid), \(bind: pem), \(bind: key.createdAt.sqlValue),
                 \(bind: key.activeFrom.sqlValue), \(bind: key.retiredAt?.sqlValue))
                 """
             ).run()
@@ -39,14 +41,17 @@ extension SQLStorage: KeyRepository {
 
     public func hmacSecrets() async throws -> [[UInt8]] {
         try await executor.read { db in
-            try await db.raw("SELECT secret FROM hmac_secrets ORDER BY seq DESC").all().map { try $0.bytes("secret") }
+            try await db.raw("SELECT secret FROM hmac_secrets ORDER BY seq DESC").all().map {
+                try self.opened(try $0.bytes("secret"), SealedColumn.hmacSecret)
+            }
         }
     }
 
     public func addHMACSecret(_ secret: [UInt8], at: Date) async throws {
+        let stored = Data(try sealed(secret, SealedColumn.hmacSecret))
         try await executor.write { db in
             try await db.raw(
-                "INSERT INTO hmac_secrets (secret, created_at) VALUES (\(bind: Data(secret)), \(bind: at.sqlValue))"
+                "INSERT INTO hmac_secrets (secret, created_at) VALUES (\(bind: stored), \(bind: at.sqlValue))"
             ).run()
         }
     }

@@ -6,11 +6,15 @@ extension SQLStorage: SettingsRepository {
     public func storedSettings() async throws -> [String: String] {
         try await executor.read { db in
             let rows = try await db.raw("SELECT key, value FROM settings").all()
-            return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.string("key"), try $0.string("value")) })
+            return Dictionary(
+                uniqueKeysWithValues: try rows.map {
+                    (try $0.string("key"), try self.opened(try $0.string("value"), SealedColumn.setting))
+                })
         }
     }
 
     public func updateSettings(set values: [String: String], remove keys: [String], at: Date) async throws {
+        let values = try values.mapValues { try sealed($0, SealedColumn.setting) }
         try await executor.transaction { db in
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {
                 try await db.raw(

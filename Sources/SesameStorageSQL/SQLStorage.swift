@@ -15,6 +15,8 @@ public final class SQLStorage: Sendable {
     let cachedWebhooks = ReadCache<[WebhookEndpoint]>(lifetime: .seconds(2))
     /// The message template overrides, read for every message sent; likewise.
     let cachedTemplates = ReadCache<[MessageTemplateOverride]>(lifetime: .seconds(2))
+    /// The seal of the secret columns, once ``unseal(with:random:)`` has opened it.
+    let sealHolder = SealHolder()
 
     init(executor: any SQLExecutor) {
         self.executor = MeasuredExecutor(executor)

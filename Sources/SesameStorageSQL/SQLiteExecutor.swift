@@ -15,8 +15,13 @@ final class SQLiteExecutor: SQLExecutor {
     private let batches: GroupCommitWriter
     private let checkpointer: SQLiteCheckpointer?
     private let next = Atomic<Int>(0)
+    /// The file, nil for a private in-memory database.
+    private let path: String?
 
-    private init(writer: SQLiteHandle, readers: [SQLiteHandle], checkpointer: SQLiteCheckpointer?, logger: Logger) {
+    private init(
+        path: String?, writer: SQLiteHandle, readers: [SQLiteHandle], checkpointer: SQLiteCheckpointer?, logger: Logger
+    ) {
+        self.path = path
         self.writer = writer
         self.checkpointer = checkpointer
         self.batches = GroupCommitWriter(
@@ -50,7 +55,7 @@ final class SQLiteExecutor: SQLExecutor {
         // An in-memory database is private to its connection, so it gets no readers.
         let readers = try path.map { path in try (0..<readerCount).map { _ in try SQLiteHandle(path: path) } } ?? []
         return SQLiteExecutor(
-            writer: writer, readers: readers, checkpointer: try path.map { try SQLiteCheckpointer(path: $0) },
+            path: path, writer: writer, readers: readers, checkpointer: try path.map { try SQLiteCheckpointer(path: $0) },
             logger: logger)
     }
 
@@ -72,6 +77,16 @@ final class SQLiteExecutor: SQLExecutor {
     /// within a process; `BEGIN IMMEDIATE` already serialises the writes themselves.
     func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await body()
+    }
+
+    /// `VACUUM` and a truncating checkpoint on a connection of their own: the file is written
+    /// afresh and the log emptied. Meant for start-up, before requests arrive.
+    func compact() async throws {
+        guard let path else { return }
+        let handle = try SQLiteHandle(path: path)
+        defer { handle.close() }
+        try handle.run("VACUUM", []) { _ in }
+        try handle.run("PRAGMA wal_checkpoint(TRUNCATE)", []) { _ in }
     }
 
     func shutdown() async throws {

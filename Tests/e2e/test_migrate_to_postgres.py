@@ -40,8 +40,12 @@ def test_a_signed_in_user_stays_signed_in_after_the_move(sesame_factory, databas
     assert report["tables"]["refresh_tokens"] == 1
     assert report["total"] == sum(report["tables"].values())
     assert "sesame:****@" in report["target"]
+    # The secrets came across sealed: the PostgreSQL instances need the SQLite deployment's key.
+    key_file = report["master_key_file"]
+    assert key_file.endswith("master.key")
 
-    after = sesame_factory(env={"SESAME_ISSUER": ISSUER, "SESAME_DATABASE_URL": database_url}, name="postgres")
+    after = sesame_factory(env={"SESAME_ISSUER": ISSUER, "SESAME_DATABASE_URL": database_url,
+                                "SESAME_MASTER_KEY_FILE": key_file}, name="postgres")
     assert after.client_id == before.client_id
     assert jwks(after) == keys
     userinfo = requests.get(after.url("/userinfo"), headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=10)
@@ -84,6 +88,7 @@ def test_the_summary_lists_every_table(sesame_factory, database_url):
     rows = dict(line.split() for line in lines[1:] if len(line.split()) == 2)
     assert rows["signing_keys"] == "1" and rows["applications"] == "1" and rows["connections"] == "2"
     assert "SESAME_DATABASE_URL" in moved.stdout
+    assert "SESAME_MASTER_KEY_FILE" in moved.stdout
 
 
 def test_a_missing_sqlite_database_is_an_error(tmp_path, sesame_factory, database_url):

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameCore
+import SesameServer
 
 /// `sesame admin keys`: the RS256 signing keys every instance shares.
 ///
@@ -8,11 +9,12 @@ import SesameCore
 /// $ sesame admin keys rotate                 # publish a new key; it signs in 10 minutes
 /// $ sesame admin keys list
 /// $ sesame admin keys retire <old kid>       # once tokens it signed have expired
+/// $ sesame admin keys rotate-master --new-key-file new.key
 /// ```
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "keys", abstract: "Signing keys: list, rotate, retire.",
-        subcommands: [List.self, Rotate.self, Retire.self])
+        commandName: "keys", abstract: "Signing keys: list, rotate, retire; the master key that seals them.",
+        subcommands: [List.self, Rotate.self, Retire.self, RotateMaster.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List signing keys and their state.")
@@ -67,6 +69,41 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             try await withStorage(storage) { try await SigningKeyRotation(storage: $0, clock: SystemClock()).retire(kid: kid) }
             print("retired \(kid)")
+        }
+    }
+}
+
+extension KeysCommand {
+    struct RotateMaster: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-master",
+            abstract: "Seal the database's secrets under a new master key.",
+            discussion: """
+                The data key that seals the signing keys, HMAC keys, client secrets and stored settings is \
+                rewrapped under the new key; nothing else changes, so running instances keep working. Give \
+                the current key as serve gets it (SESAME_MASTER_KEY_FILE, …). A key file beside an SQLite \
+                database is replaced; a key given elsewhere must be replaced there before instances restart. \
+                Make a key with `openssl rand -base64 32 > new.key`.
+                """)
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "A file holding the new master key (32 bytes, base64 or hex).") var newKeyFile: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let configuration = try await CLIConfiguration.load(flags: storage.flags)
+            let rotated = try await SesameRuntime.rotateMasterKey(configuration, newKeyFile: newKeyFile, logger: .command)
+            if json {
+                let output: [String: String?] = [
+                    "old_master_key": rotated.old, "master_key": rotated.new, "key_file": rotated.replacedFile,
+                ]
+                return try printJSON(output)
+            }
+            print("The secrets are sealed under master key \(rotated.new) (was \(rotated.old)).")
+            if let file = rotated.replacedFile {
+                print("\(file) now holds the new key.")
+            } else {
+                print("Give the instances the new key before they restart; the old one no longer opens the database.")
+            }
         }
     }
 }

@@ -45,7 +45,8 @@ struct MigrateToPostgresCommand: AsyncParsableCommand {
             """
         FileHandle.standardError.write(Data(notice.utf8))
         let tables = try await copy(path, configuration)
-        let report = MigrationReport(source: path, target: Banner.database(target), tables: tables)
+        var report = MigrationReport(source: path, target: Banner.database(target), tables: tables)
+        report.masterKeyFile = SesameRuntime.masterKeyFile(configuration)
         if json { return try printJSON(report) }
         print(report.text)
     }
@@ -83,6 +84,13 @@ private struct MigrationReport: Encodable {
     var target: String
     var tables: [String: Int]
     var total: Int
+    /// The key file the copied secrets are sealed under, when the SQLite deployment keeps one.
+    var masterKeyFile: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case source, target, tables, total
+        case masterKeyFile = "master_key_file"
+    }
 
     init(source: String, target: String, tables: [DatabaseCopier.Table]) {
         self.source = source
@@ -101,6 +109,14 @@ private struct MigrationReport: Encodable {
             \(lines.map { "  " + $0 }.joined(separator: "\n"))
               \("total".padding(toLength: width, withPad: " ", startingAt: 0))\(total) rows in \(tables.count) tables
             Start the instances with SESAME_DATABASE_URL set to the target. The SQLite file keeps its data: keep it as a backup.
-            """
+            """ + sealingNote
+    }
+
+    /// The copied secrets stay sealed, so every PostgreSQL instance needs the same key.
+    private var sealingNote: String {
+        masterKeyFile.map {
+            "\nThe secrets stay sealed under the master key in \($0): give every instance that key "
+                + "(SESAME_MASTER_KEY_FILE), and keep it apart from the database's backups."
+        } ?? ""
     }
 }

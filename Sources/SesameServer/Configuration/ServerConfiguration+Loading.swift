@@ -48,6 +48,8 @@ extension ServerConfiguration {
         configuration.databasePoolSize = values.int("database_pool_size", default: 20, range: 2...1000)
         configuration.databaseTimeout = values.int("database_timeout", default: 5, range: 1...300)
         configuration.databasePreparedStatements = values.bool("database_prepared_statements", default: true)
+        configuration.masterKey = values.optionalString("master_key")
+        configuration.masterKeyFile = values.optionalString("master_key_file")
         if let url = configuration.databaseURL, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
             values.problem("database_url (SESAME_DATABASE_URL): '\(url)' must be a postgres:// URL")
         }

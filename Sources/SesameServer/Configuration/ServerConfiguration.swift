@@ -16,6 +16,9 @@ public import SesameCore
 ///   `SESAME_DATABASE_TIMEOUT` (5 s: longer waits for PostgreSQL answer 503),
 ///   `database_prepared_statements` → `SESAME_DATABASE_PREPARED_STATEMENTS` (true: each statement
 ///   is planned once per connection; false for PgBouncer before 1.21 in transaction mode)
+/// - `master_key_file` → `SESAME_MASTER_KEY_FILE` (none), `master_key` → `SESAME_MASTER_KEY` (none): the
+///   key that seals signing keys, HMAC keys, client secrets and stored settings (``MasterKeySource``;
+///   without either, SQLite keeps a generated `master.key` beside the database)
 /// - `issuer` → `SESAME_ISSUER` (http://localhost:<port>/)
 /// - `audiences` → `SESAME_AUDIENCES` (comma list of API identifiers; none)
 /// - `trust_proxy` → `SESAME_TRUST_PROXY` (false: client IP from the socket, not X-Forwarded-For);
@@ -108,6 +111,10 @@ public struct ServerConfiguration: Sendable {
     /// Whether PostgreSQL statements run as named prepared statements (off behind a pooler
     /// that cannot keep them).
     public var databasePreparedStatements = true
+    /// The master key that seals the database's secrets, as text (base64 or hex of 32 bytes).
+    public var masterKey: String?
+    /// A file holding the master key.
+    public var masterKeyFile: String?
     public var settings: LoginSettings
     public var trustProxy = false
     /// `trusted_proxies`: the proxies whose forwarding headers are believed.

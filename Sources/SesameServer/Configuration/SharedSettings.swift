@@ -13,7 +13,7 @@ public enum SharedSettings {
     /// much it logs, how many threads its machine gives it.
     static let local: Set<String> = [
         "host", "port", "data_dir", "database", "database_url", "database_pool_size", "database_timeout", "log_level",
-        "http_threads", "database_prepared_statements",
+        "http_threads", "database_prepared_statements", "master_key", "master_key_file",
     ]
 
     /// Every key that may be stored: every key the configuration reads, but the local ones
@@ -27,7 +27,7 @@ public enum SharedSettings {
 
     /// Keys whose values are never printed.
     static let secrets: Set<String> = [
-        "email.smtp.password", "sms.twilio.auth_token", "sms.gateway.secret", "email.gateway.secret",
+        "master_key", "email.smtp.password", "sms.twilio.auth_token", "sms.gateway.secret", "email.gateway.secret",
     ]
 
     /// Why `settings` cannot be stored: unknown keys, and every problem the configuration
