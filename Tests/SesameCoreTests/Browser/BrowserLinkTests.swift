@@ -128,6 +128,27 @@ struct BrowserLinkTests {
         }
     }
 
+    /// Fault: the database fails on another device between the link's consumption and the
+    /// request's approval. The link must not be left spent with the asker stuck: the page's
+    /// retry approves the request.
+    @Test("a failure while approving on another device leaves the link for the retry")
+    func failureWhileApproving() async throws {
+        try await CoreWorld.run { world in
+            var asker = BrowserWorld(world)
+            let (wait, answer) = try await asker.link()
+            var typed = answer
+            typed.match = wait.match
+            var phone = BrowserWorld(world)
+            try await Self.databaseAway(world, on: "UPDATE ON link_requests") {
+                await #expect(throws: (any Error).self) { _ = try await phone.run(.confirmLink(asker.authorization, typed)) }
+            }
+            #expect(try await world.sesame.linkRequests.status(pollSecret: wait.started?.pollSecret) == .pending)
+            guard case .show(.message(.matchConfirmed), _) = try await phone.run(.confirmLink(asker.authorization, typed))
+            else { throw CoreWorldError("the retry did not approve") }
+            #expect(try await world.sesame.linkRequests.status(pollSecret: wait.started?.pollSecret) == .approved)
+        }
+    }
+
     /// Runs `body` while every `event` (`UPDATE ON link_requests`) fails as a database going away would.
     static func databaseAway(_ world: CoreWorld, on event: String, _ body: () async throws -> Void) async throws {
         let storage = try #require(world.sesame.storage as? SQLStorage)

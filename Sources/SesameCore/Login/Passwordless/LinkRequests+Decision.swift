@@ -20,8 +20,18 @@ extension LinkRequests {
             throw SesameError(
                 .link(.wrongMatch), "The numbers did not match, so this sign-in was stopped. Start again on the other screen.")
         }
-        let candidate = try await passwordless.consume(
-            credentials.from(ip), clientID: request.clientID, challengeID: request.challengeID)
+        // Consumed, recorded and approved as one exchange: when a step after the consumption
+        // fails, the link is given back and the page's retry (the same number and link, within
+        // seconds) approves the request, instead of finding the link spent and the asker stuck.
+        return try await passwordless.exchange(
+            credentials.from(ip), clientID: request.clientID, challengeID: request.challengeID
+        ) { candidate in
+            try await approve(request, candidate, ip: ip)
+        }
+    }
+
+    /// Records the login of an approved request's user and approves it.
+    private func approve(_ request: LinkRequest, _ candidate: User, ip: String?) async throws -> User {
         let user: User
         do {
             user = try await coordinator.recordLogin(candidate, method: .magicLink, clientID: request.clientID, ip: ip)

@@ -16,12 +16,16 @@ extension PasswordlessLogin {
     /// lost exchange retried), the login completed, and then the exchange settled: answered, so
     /// the code is spent for good, or given back for the client's retry when a step after the
     /// consumption failed (a database stall, the request's deadline).
-    /// - Parameter complete: the login's steps after the consumption, ending in its answer
-    ///   (tokens, or a browser's next page).
+    /// - Parameters:
+    ///   - challengeID: the challenge the secret must belong to, when the caller knows it (a
+    ///     ``LinkRequest``'s link).
+    ///   - complete: the login's steps after the consumption, ending in its answer (tokens, a
+    ///     browser's next page, the user of an approved link request).
     func exchange<Answer>(
-        _ credentials: PasswordlessCredentials, clientID: String, complete: (User) async throws -> Answer
+        _ credentials: PasswordlessCredentials, clientID: String, challengeID: String? = nil,
+        complete: (User) async throws -> Answer
     ) async throws -> Answer {
-        let (user, challengeID) = try await consumeOrRetry(credentials, clientID: clientID)
+        let (user, challengeID) = try await consumeOrRetry(credentials, clientID: clientID, challengeID: challengeID)
         let answer: Answer
         do {
             answer = try await complete(user)
@@ -37,14 +41,18 @@ extension PasswordlessLogin {
     /// ``consume(_:clientID:challengeID:)`` for a code exchange, which may also be the retry of
     /// an exchange that consumed the code but whose answer was lost. Returns the user to record
     /// and the challenge consumed.
-    private func consumeOrRetry(_ credentials: PasswordlessCredentials, clientID: String) async throws -> (User, String) {
+    private func consumeOrRetry(
+        _ credentials: PasswordlessCredentials, clientID: String, challengeID: String?
+    ) async throws -> (User, String) {
         let checked: (Connection, String, ChallengeAttempt)
         do {
             checked = try await check(
-                credentials, clientID: clientID, consume: true,
+                credentials, clientID: clientID, challengeID: challengeID, consume: true,
                 exchangeLeaseUntil: clock.now().addingTimeInterval(Self.exchangeLease))
         } catch let refusal as SesameError where refusal.refusal == .wrongCredential {
-            guard let retried = try await retriedExchange(credentials, clientID: clientID) else { throw refusal }
+            guard let retried = try await retriedExchange(credentials, clientID: clientID),
+                challengeID.map({ $0 == retried.2.challenge.id }) ?? true
+            else { throw refusal }
             checked = retried
         }
         let (connection, recipient, attempt) = checked
