@@ -99,10 +99,8 @@ public func buildRouter(
     let loginPages = BrowserLoginPages(
         pages: hosted, sessionCookie: cookie, linkCookie: linkCookie, clock: sesame.clock, proxies: proxies)
     MagicLinkController(browserLogin: sesame.browserLogin, pages: loginPages).register(on: router)
-    AuthorizeController(
-        browserLogin: sesame.browserLogin, redirectLogin: sesame.redirectLogin, linkRequests: sesame.linkRequests,
-        passkeys: sesame.passkeys, sessions: sesame.sessions, pages: loginPages
-    ).register(on: router)
+    AuthorizeController(browserLogin: sesame.browserLogin, linkRequests: sesame.linkRequests, pages: loginPages)
+        .register(on: router)
     SessionController(
         sessions: sesame.sessions, logout: sesame.logout, tokens: sesame.tokens, cookie: cookie, pages: hosted,
         proxies: proxies

@@ -22,40 +22,29 @@ extension AuthorizeController {
         return try await run(command, request, context, form)
     }
 
-    /// The page's passkey challenge: the application is identified by its registered callback,
-    /// as for codes, so a confidential application's page needs no client secret.
+    /// The page's passkey challenge (`passkey.js`).
     @Sendable func passkeyChallenge(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, application) = try await genuinePost(request, context)
-        let challenge = try await passkeys.startAuthentication(
-            application: application, realm: nil, ip: context.clientIP(request, proxies: pages.proxies))
+        let form = AuthorizeForm(try await Self.formValues(request, context))
+        let challenge = try await browserLogin.passkeyChallenge(
+            form.authorization, from: pages.browser(request, context, values: form.values))
         return try Responses.json(challenge, noStore: true)
     }
 
     /// `enroll.js` asks for creation options: only for the person this browser signed in just now.
     @Sendable func enrollmentOptions(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, application) = try await genuinePost(request, context)
-        let (user, authTime) = try await sessionUser(request)
-        let challenge = try await passkeys.startEnrollment(
-            user: user, authTime: authTime, application: application, ip: context.clientIP(request, proxies: pages.proxies))
+        let form = AuthorizeForm(try await Self.formValues(request, context))
+        let challenge = try await browserLogin.enrollmentOptions(
+            form.authorization, from: pages.browser(request, context, values: form.values))
         return try Responses.json(challenge, noStore: true)
     }
 
     /// `enroll.js` posts the new passkey.
     @Sendable func enroll(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (form, application) = try await genuinePost(request, context)
-        let (user, authTime) = try await sessionUser(request)
-        let passkey = try await passkeys.finishEnrollment(
-            authSession: form.values["auth_session"], response: form.values["authn_response"].map { Data($0.utf8) },
-            user: user, authTime: authTime, clientID: application.clientID, ip: context.clientIP(request, proxies: pages.proxies))
+        let form = AuthorizeForm(try await Self.formValues(request, context))
+        let passkey = try await browserLogin.enroll(
+            form.authorization, authSession: form.values["auth_session"],
+            response: form.values["authn_response"].map { Data($0.utf8) },
+            from: pages.browser(request, context, values: form.values))
         return try Responses.json(["id": passkey.id, "name": passkey.name], noStore: true)
-    }
-
-    /// The user of this browser's session and when they signed in: Core's enrollment refuses
-    /// a login older than its recent-login window.
-    private func sessionUser(_ request: Request) async throws -> (user: User, authTime: Date) {
-        guard let (session, user) = try await sessions.resume(pages.sessionCookie.secret(in: request)) else {
-            throw PasskeyLogin.staleLogin
-        }
-        return (user, session.authTime)
     }
 }

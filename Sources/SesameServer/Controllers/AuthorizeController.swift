@@ -11,10 +11,8 @@ import SesameParsers
 /// ``BrowserLoginPages``.
 struct AuthorizeController {
     let browserLogin: BrowserLogin
-    let redirectLogin: RedirectLogin
+    /// Polled by the waiting page (`/authorize/link/status`).
     let linkRequests: LinkRequests
-    let passkeys: PasskeyLogin
-    let sessions: BrowserSessions
     let pages: BrowserLoginPages
 
     func register(on router: Router<SesameRequestContext>) {
@@ -61,18 +59,6 @@ struct AuthorizeController {
     ) async throws -> Response {
         let outcome = try await browserLogin.run(command, from: pages.browser(request, context, values: form.values))
         return pages.response(outcome, request, form: form)
-    }
-
-    /// A post of the page's scripts, which answer JSON: refused outright without the token.
-    func genuinePost(_ request: Request, _ context: SesameRequestContext) async throws -> (
-        form: AuthorizeForm, application: SesameCore.Application
-    ) {
-        let form = AuthorizeForm(try await Self.formValues(request, context))
-        let application = try await form.check(redirectLogin)
-        guard pages.pages.accepts(request, values: form.values) else {
-            throw SesameError(.forbidden, .accessDenied, "This page had expired: reload it and try again.")
-        }
-        return (form, application)
     }
 
     static func formValues(_ request: Request, _ context: SesameRequestContext) async throws -> [String: String] {

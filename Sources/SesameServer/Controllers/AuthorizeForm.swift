@@ -58,11 +58,6 @@ struct AuthorizeForm {
         return authorizeURL(["prompt": prompts.isEmpty ? nil : prompts])
     }
 
-    /// The application, after checking that the callback is one it allows.
-    func check(_ redirectLogin: RedirectLogin) async throws -> SesameCore.Application {
-        try await redirectLogin.target(clientID: clientID, redirectURI: redirectURI).0
-    }
-
     /// How the page reaches the person.
     typealias Channel = BrowserChannel
 }
