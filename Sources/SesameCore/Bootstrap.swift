@@ -14,11 +14,11 @@ public struct Bootstrap: Sendable {
     }
 
     /// The HMAC keys, creating the first one if there is none.
-    public func hmacKeys() async throws -> [[UInt8]] {
-        let existing = try await storage.hmacSecrets()
+    public func hmacKeys() async throws -> [HMACKeyRecord] {
+        let existing = try await storage.hmacKeys()
         if !existing.isEmpty { return existing }
         try await storage.addHMACSecret(random.bytes(32), at: clock.now())
-        return try await storage.hmacSecrets()
+        return try await storage.hmacKeys()
     }
 
     /// The signing keys, creating the first one if there is none.

@@ -52,17 +52,21 @@ public struct Sesame: Sendable {
     public let auditTrail: AuditTrail
     /// The applications and connections as the public pages read them.
     public let registry: Registry
+    /// The HMAC keys every hash and outbox seal uses; the server reloads them in the background
+    /// so a rotation reaches every instance (``HMACKeyRotation``).
+    public let hmacKeys: HMACKeys
 
     /// Wires the services over storage that already holds keys and secrets (see
     /// ``bootstrap(storage:settings:delivery:connections:clock:random:logger:)``).
     public init(
         storage: any SesameStorage, settings: LoginSettings, delivery: MessageDelivery, keys: KeyRing,
-        hmacKeys: [[UInt8]], clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
+        hmacKeys: HMACKeys, clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
         logger: Logger = Logger(label: "sesame")
     ) {
-        let hasher = SecretHasher(keys: hmacKeys)
+        self.hmacKeys = hmacKeys
+        let hasher = SecretHasher(ring: hmacKeys)
         let outbox = Self.outbox(
-            storage: storage, delivery: delivery, seal: PayloadSeal(secrets: hmacKeys), settings: settings.delivery,
+            storage: storage, delivery: delivery, seal: PayloadSeal(keys: hmacKeys), settings: settings.delivery,
             clock: clock, random: random, logger: logger)
         self.outbox = outbox
         self.deliveries = DeliveryAdministration(storage: storage, clock: clock)
@@ -131,7 +135,8 @@ public struct Sesame: Sendable {
         let keys = try await KeyRing(
             records: signingKeys, storage: storage, clock: clock, refreshInterval: settings.keyRefreshInterval, logger: logger)
         return Sesame(
-            storage: storage, settings: settings, delivery: delivery, keys: keys, hmacKeys: hmacKeys, clock: clock,
+            storage: storage, settings: settings, delivery: delivery, keys: keys,
+            hmacKeys: HMACKeys(hmacKeys, clock: clock), clock: clock,
             random: random, logger: logger)
     }
 

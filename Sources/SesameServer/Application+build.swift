@@ -27,6 +27,7 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sesame"),
         services: [
             SweeperService(sweeper: runtime.sesame.sweeper), DeliveryService(worker: runtime.sesame.outbox.worker),
+            HMACKeyService(runtime: runtime),
         ] + metricsListener(runtime),
         onServerRunning: { channel in await onReady(channel.localAddress?.port ?? configuration.port) },
         eventLoopGroupProvider: .shared(HTTPThreads.group(configuration.httpThreads)),
@@ -43,6 +44,20 @@ struct SweeperService: Service, CustomStringConvertible {
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await sweeper.run() }
+    }
+}
+
+/// Reloads the HMAC keys beside the server, as often as the signing keys, so a key rotated
+/// anywhere is known here before it starts hashing.
+struct HMACKeyService: Service, CustomStringConvertible {
+    let runtime: SesameRuntime
+    /// The name in the service group's log lines (``SweeperService/description`` says why).
+    let description = "hmac-keys"
+
+    func run() async throws {
+        let (keys, storage) = (runtime.sesame.hmacKeys, runtime.storage)
+        let (interval, logger) = (runtime.configuration.settings.keyRefreshInterval, runtime.logger)
+        await cancelWhenGracefulShutdown { await keys.refresh(from: storage, every: interval, logger: logger) }
     }
 }
 

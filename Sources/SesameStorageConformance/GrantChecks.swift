@@ -94,6 +94,12 @@ enum SupportChecks {
             try await store.addHMACSecret([1, 2, 3], at: clock.now())
             try await store.addHMACSecret([4, 5, 6], at: clock.now())
             try await expect(try await store.hmacSecrets() == [[4, 5, 6], [1, 2, 3]], "newest secret first")
+            let rotated = HMACKeyRecord(secret: [7, 8], createdAt: clock.now(), activeFrom: clock.now() + 600)
+            try await store.addHMACKey(rotated)
+            let keys = try await store.hmacKeys()
+            try await expect(keys.first == rotated, "the HMAC key that activates last comes first")
+            try await expect(keys.dropFirst().map(\.secret) == [[4, 5, 6], [1, 2, 3]], "then the older keys, newest first")
+            try await expect(keys.last?.activeFrom == clock.now(), "a key from before rotation hashes from its creation")
         },
         ConformanceCheck("rate limits: 50 concurrent hits all count; a new window restarts") { store, clock in
             let window = clock.now()

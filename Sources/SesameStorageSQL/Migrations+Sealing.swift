@@ -17,3 +17,12 @@ extension Migrations {
             """
         ])
 }
+
+extension Migrations {
+    /// When a rotated HMAC key starts hashing (``HMACKeyRotation``); NULL for keys from before,
+    /// which hash from their creation. An added column only, so an older binary keeps working.
+    static let hmacRotation = Migration(
+        id: "0020_hmac_rotation",
+        sqlite: ["ALTER TABLE hmac_secrets ADD COLUMN active_from INTEGER"],
+        postgres: ["ALTER TABLE hmac_secrets ADD COLUMN active_from BIGINT"])
+}

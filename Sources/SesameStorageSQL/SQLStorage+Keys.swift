@@ -41,9 +41,10 @@ extension SQLStorage: KeyRepository {
 
     public func hmacSecrets() async throws -> [[UInt8]] {
         try await executor.read { db in
-            try await db.raw("SELECT secret FROM hmac_secrets ORDER BY seq DESC").all().map {
-                try self.opened(try $0.bytes("secret"), SealedColumn.hmacSecret)
-            }
+            try await db.raw("SELECT secret FROM hmac_secrets ORDER BY COALESCE(active_from, created_at) DESC, seq DESC").all()
+                .map {
+                    try self.opened(try $0.bytes("secret"), SealedColumn.hmacSecret)
+                }
         }
     }
 
@@ -52,6 +53,32 @@ extension SQLStorage: KeyRepository {
         try await executor.write { db in
             try await db.raw(
                 "INSERT INTO hmac_secrets (secret, created_at) VALUES (\(bind: stored), \(bind: at.sqlValue))"
+            ).run()
+        }
+    }
+}
+
+extension SQLStorage {
+    public func hmacKeys() async throws -> [HMACKeyRecord] {
+        try await executor.read { db in
+            try await db.raw(
+                "SELECT secret, created_at, active_from FROM hmac_secrets ORDER BY COALESCE(active_from, created_at) DESC, seq DESC"
+            ).all().map { row in
+                HMACKeyRecord(
+                    secret: try self.opened(try row.bytes("secret"), SealedColumn.hmacSecret),
+                    createdAt: try row.date("created_at"), activeFrom: try row.optionalDate("active_from"))
+            }
+        }
+    }
+
+    public func addHMACKey(_ key: HMACKeyRecord) async throws {
+        let stored = Data(try sealed(key.secret, SealedColumn.hmacSecret))
+        try await executor.write { db in
+            try await db.raw(
+                """
+                INSERT INTO hmac_secrets (secret, created_at, active_from)
+                VALUES (\(bind: stored), \(bind: key.createdAt.sqlValue), \(bind: key.activeFrom.sqlValue))
+                """
             ).run()
         }
     }

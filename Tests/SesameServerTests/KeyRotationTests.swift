@@ -92,5 +92,7 @@ private struct UnreachableKeys: KeyRepository {
     func retireSigningKey(kid: String, at: Date) async throws -> Bool { throw StorageError.unavailable("down") }
     func hmacSecrets() async throws -> [[UInt8]] { throw StorageError.unavailable("down") }
     func addHMACSecret(_ secret: [UInt8], at: Date) async throws { throw StorageError.unavailable("down") }
+    func hmacKeys() async throws -> [HMACKeyRecord] { throw StorageError.unavailable("down") }
+    func addHMACKey(_ key: HMACKeyRecord) async throws { throw StorageError.unavailable("down") }
     func withSetupLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T { try await body() }
 }

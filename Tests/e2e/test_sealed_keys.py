@@ -12,11 +12,12 @@ import os
 import shutil
 import stat
 import subprocess
+import time
 
 import requests
 
 from conftest import BASE_ENV, sesame_binary
-from flows import refresh, sign_in
+from flows import SHARED_ISSUER, exchange_code, refresh, requires_postgres, sign_in, start_code
 
 
 def database_bytes(data_dir) -> bytes:
@@ -99,3 +100,39 @@ def test_the_master_key_rotates_while_the_server_runs(sesame_factory, tmp_path):
     assert refused.returncode == 78, refused.stderr
     restarted = sesame_factory(name="rotating")
     assert refresh(restarted, tokens["refresh_token"]).status_code == 200
+
+
+def sealed_column(database_url: str, query: str) -> list:
+    result = subprocess.run(["psql", database_url, "-Atc", query], capture_output=True, text=True, check=True)
+    return result.stdout.split()
+
+
+@requires_postgres
+def test_an_hmac_key_rotated_on_one_instance_is_used_by_both(sesame_factory, database_url, tmp_path):
+    """Two instances sealed under one key file on PostgreSQL; `rotate-hmac` from the command
+    line. Until the new key activates both hash with the old one, after it both hash with the
+    new one, and what was hashed before (a refresh token) still verifies: a code started on
+    one instance is accepted on the other throughout, so no person is refused mid-login."""
+    key_file = tmp_path / "master.key"
+    key_file.write_text(base64.b64encode(os.urandom(32)).decode())
+    env = {"SESAME_DATABASE_URL": database_url, "SESAME_ISSUER": SHARED_ISSUER,
+           "SESAME_MASTER_KEY_FILE": str(key_file), "SESAME_SIGNING_KEYS_REFRESH_INTERVAL": "1"}
+    a = sesame_factory(env=env, name="a")
+    b = sesame_factory(env=env, name="b")
+    for value in sealed_column(database_url, "SELECT private_key_pem FROM signing_keys"):
+        assert value.startswith("sealed:v1:"), "PostgreSQL holds the signing key sealed"
+    tokens = sign_in(a, "ana@example.com", scope="openid offline_access")
+    rotated = b.cli_json("admin", "keys", "rotate-hmac", "--activate-after", "2", "--json")
+    assert rotated["keys"] == 2
+
+    def code_across(first, second, email):
+        assert start_code(first, email).status_code == 200
+        return exchange_code(second, email, first.last_code(email)).status_code
+
+    deadline, attempt = time.monotonic() + 5, 0
+    while time.monotonic() < deadline:
+        attempt += 1
+        assert code_across(a, b, f"a{attempt}@example.com") == 200
+        assert code_across(b, a, f"b{attempt}@example.com") == 200
+        time.sleep(0.5)
+    assert refresh(b, tokens["refresh_token"]).status_code == 200

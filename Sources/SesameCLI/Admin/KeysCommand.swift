@@ -10,11 +10,12 @@ import SesameServer
 /// $ sesame admin keys list
 /// $ sesame admin keys retire <old kid>       # once tokens it signed have expired
 /// $ sesame admin keys rotate-master --new-key-file new.key
+/// $ sesame admin keys rotate-hmac            # a new HMAC key; it hashes in 10 minutes
 /// ```
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "keys", abstract: "Signing keys: list, rotate, retire; the master key that seals them.",
-        subcommands: [List.self, Rotate.self, Retire.self, RotateMaster.self])
+        commandName: "keys", abstract: "Signing keys: list, rotate, retire; the HMAC key; the master key that seals them.",
+        subcommands: [List.self, Rotate.self, Retire.self, RotateMaster.self, RotateHMAC.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List signing keys and their state.")
@@ -105,6 +106,44 @@ extension KeysCommand {
                 print("Give the instances the new key before they restart; the old one no longer opens the database.")
             }
         }
+    }
+}
+
+extension KeysCommand {
+    struct RotateHMAC: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-hmac",
+            abstract: "Add a new HMAC key that starts hashing after a delay.",
+            discussion: """
+                Codes, sessions, refresh tokens and management tokens are stored as HMACs. The new key is \
+                known to every instance within signing_keys.refresh_interval (60 s) and hashes new secrets \
+                after --activate-after seconds; the older keys keep verifying, so nothing issued before \
+                stops working.
+                """)
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "Seconds until the new key hashes.") var activateAfter: Int = 600
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let delay = TimeInterval(activateAfter)
+            let (activeFrom, count) = try await withStorage(storage) { storage in
+                let rotation = HMACKeyRotation(storage: storage, clock: SystemClock(), random: SystemRandomSource())
+                return (try await rotation.rotate(activateAfter: delay), try await rotation.list().count)
+            }
+            let stamp = ISO8601.string(activeFrom)
+            if json { return try printJSON(HMACRotationOutput(activeFrom: stamp, keys: count)) }
+            print("A new HMAC key hashes from \(stamp); \(count) keys verify.")
+        }
+    }
+}
+
+private struct HMACRotationOutput: Encodable {
+    var activeFrom: String
+    /// How many keys verify, the new one included.
+    var keys: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case activeFrom = "active_from", keys
     }
 }
 

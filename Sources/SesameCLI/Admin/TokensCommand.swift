@@ -34,7 +34,7 @@ struct TokensCommand: AsyncParsableCommand {
                 let random = SystemRandomSource()
                 // The first start of `serve` makes the HMAC key; making it here instead is the same idempotent step.
                 let keys = try await Bootstrap(storage: store, clock: SystemClock(), random: random).hmacKeys()
-                return try await AdminTokens(storage: store, hasher: SecretHasher(keys: keys), random: random)
+                return try await AdminTokens(storage: store, hasher: SecretHasher(ring: HMACKeys(keys)), random: random)
                     .create(name: name, scopes: scopes, at: Date())
             }
             if json { return try printJSON(AdminTokenOutput(record, token: token)) }

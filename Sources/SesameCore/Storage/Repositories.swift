@@ -219,6 +219,10 @@ public protocol KeyRepository: Sendable {
     func hmacSecrets() async throws -> [[UInt8]]
     /// Stores an HMAC secret.
     func addHMACSecret(_ secret: [UInt8], at: Date) async throws
+    /// HMAC keys with their activation, the latest to start hashing first.
+    func hmacKeys() async throws -> [HMACKeyRecord]
+    /// Stores an HMAC key that starts hashing at its `activeFrom`.
+    func addHMACKey(_ key: HMACKeyRecord) async throws
     /// Runs `body` while no other instance sharing this database runs its own first-start
     /// setup, so instances that start together on an empty database create one key, one
     /// secret and one default application.

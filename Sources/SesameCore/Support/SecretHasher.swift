@@ -4,37 +4,39 @@ import Foundation
 /// Turns secrets (one-time codes, magic-link tokens, refresh tokens, authorization codes)
 /// into the only form storage ever sees: HMAC-SHA256 under a server key.
 ///
-/// Keys form a list so they can rotate: new secrets are hashed with the first key, and a
-/// presented secret is accepted if it matches under any key.
+/// Keys form a list so they can rotate (``HMACKeyRotation``): new secrets are hashed with the
+/// newest active key, and a presented secret is accepted if it matches under any key.
 public struct SecretHasher: Sendable {
-    /// One HMAC per key, keyed once and copied for each secret: keying (the key's padding,
-    /// two SHA-256 blocks and their contexts) was most of the cost of a MAC, and every login
-    /// and grant computes several.
-    private let keys: [HMAC<SHA256>]
+    /// The keys, newest activation first; each HMAC is keyed once and copied for each secret.
+    let keys: HMACKeys
 
-    /// Creates a hasher.
+    /// Creates a hasher over keys that are all active.
     /// - Parameter keys: the HMAC keys, newest first; must not be empty.
     public init(keys: [[UInt8]]) {
-        precondition(!keys.isEmpty, "SecretHasher needs at least one key")
-        self.keys = keys.map { HMAC<SHA256>(key: SymmetricKey(data: $0)) }
+        self.init(ring: HMACKeys(secrets: keys))
+    }
+
+    /// Creates a hasher over the shared, reloaded keys.
+    public init(ring: HMACKeys) {
+        keys = ring
     }
 
     /// The HMAC of `secret` under the current key, as stored.
     public func hash(_ secret: String, purpose: SecretPurpose) -> [UInt8] {
-        Self.mac(secret, purpose: purpose, key: keys[0])
+        Self.mac(secret, purpose: purpose, key: keys.current.mac)
     }
 
     /// The HMACs of `secret` under every key, newest first, for lookups by hash.
     public func candidates(_ secret: String, purpose: SecretPurpose) -> [[UInt8]] {
-        keys.map { Self.mac(secret, purpose: purpose, key: $0) }
+        keys.all.map { Self.mac(secret, purpose: purpose, key: $0.mac) }
     }
 
     /// Whether `secret` hashes to `stored` under any key, compared in constant time.
     public func matches(_ secret: String, stored: [UInt8], purpose: SecretPurpose) -> Bool {
         var matched = false
-        for key in keys {
+        for key in keys.all {
             // No early exit: every key is tried so timing does not reveal which one matched.
-            matched = Self.constantTimeEquals(Self.mac(secret, purpose: purpose, key: key), stored) || matched
+            matched = Self.constantTimeEquals(Self.mac(secret, purpose: purpose, key: key.mac), stored) || matched
         }
         return matched
     }
