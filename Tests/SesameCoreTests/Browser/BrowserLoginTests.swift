@@ -79,6 +79,30 @@ struct BrowserLoginTests {
         }
     }
 
+    @Test("verify for a person who has a passkey already: no offer, the authorization continues from the new session")
+    func continueWithoutOffer() async throws {
+        try await CoreWorld.run { world in
+            _ = try await world.signIn(BrowserWorld.ana)
+            let user = try #require(try await world.sesame.storage.user(connection: "email", identifier: BrowserWorld.ana))
+            try await world.sesame.storage.createPasskey(
+                PasskeyCredential(
+                    id: "passkey-1", userID: user.id, name: "Passkey", publicKey: [0xA5, 0x01, 0x02], algorithm: -7,
+                    signCount: 0, backupEligible: true, backedUp: false, format: "none",
+                    aaguid: "00000000-0000-0000-0000-000000000000", createdAt: world.clock.now()))
+            var browser = BrowserWorld(world)
+            let code = try await browser.code()
+            guard
+                case .continueAuthorization(let session) = try await browser.run(
+                    .verifyCode(browser.authorization, Self.credentials(code)))
+            else { throw CoreWorldError("the authorization did not continue") }
+            #expect(session.session.userID == user.userID)
+            guard case .answer(let answer, nil, _) = try await browser.run(.authorize(browser.authorization)) else {
+                throw CoreWorldError("the session did not answer")
+            }
+            #expect(BrowserWorld.code(of: answer) != nil)
+        }
+    }
+
     @Test("passkey: an answer that proves nothing shows the address form, saying the passkey failed")
     func passkeyFailed() async throws {
         try await CoreWorld.run { world in
