@@ -64,6 +64,24 @@ struct BrowserWorld {
         return (wait, BrowserLinkAnswer(credentials: credentials, requestID: value("request")))
     }
 
+    /// Asks for a link; returns the wait and the link's answer with the right number typed, as
+    /// the page on another device posts it.
+    mutating func matchedLink(for email: String = ana) async throws -> (LinkWait, BrowserLinkAnswer) {
+        var (wait, answer) = try await link(for: email)
+        answer.match = wait.match
+        return (wait, answer)
+    }
+
+    /// What the waiting page posts to finish its link.
+    func completion(of wait: LinkWait) -> BrowserLogin.Command {
+        .completeLink(authorization, recipient: wait.recipient, match: wait.match)
+    }
+
+    /// What the waiting page's poll reads.
+    func status(of wait: LinkWait) async throws -> LinkRequestStatus {
+        try await world.sesame.linkRequests.status(pollSecret: wait.started?.pollSecret)
+    }
+
     /// Takes passkey sign-in away from the world's application, so a code login answers at once.
     func withoutPasskeys() async throws {
         _ = try await world.sesame.storage.updateApplication(clientID: world.application.clientID) {
