@@ -26,14 +26,20 @@ public struct BrowserContext: Sendable {
 
 /// How the hosted page reaches the person.
 public enum BrowserChannel: String, Sendable {
-    case email, sms
+    /// A code or a link by email.
+    case email
+    /// A code by text message.
+    case sms
 }
 
 /// The authorization request a hosted page carries from step to step: the application, its
 /// callback, the authorize parameters, and the channel the page shows.
 public struct BrowserAuthorization: Sendable {
+    /// The application, as `client_id` names it.
     public var clientID: String?
+    /// The callback to answer at; checked against the application's before any answer.
     public var redirectURI: String?
+    /// The other authorize parameters, as received.
     public var parameters: AuthorizeParameters
     /// What the person chose, else the application's hint, else email.
     public var channel: BrowserChannel
@@ -73,6 +79,7 @@ public struct BrowserStart: Sendable {
 /// What a magic link's page posts: its secret, its request (when the hosted page asked for
 /// it), and on another device the number the person typed.
 public struct BrowserLinkAnswer: Sendable {
+    /// The link's connection, address and secret.
     public var credentials: PasswordlessCredentials
     /// The link request's id (`request`), when a hosted page's wait sent the link.
     public var requestID: String?

@@ -45,34 +45,47 @@ public enum BrowserProblem: Sendable, Equatable {
 
 /// Why a typed code was refused, as the page words it.
 public enum CodeRefusal: Sendable, Equatable {
-    case wrong, expired, usedUp
+    /// Not the code sent (or no code was sent): the page does not say which.
+    case wrong
+    /// The code's lifetime is over: ask for a new one.
+    case expired
+    /// The code took its last wrong guess: ask for a new one.
+    case usedUp
 }
 
 /// The address form: which channel it shows and what else it offers.
 public struct IdentifierStep: Sendable {
+    /// The channel the form asks an address for.
     public var channel: BrowserChannel
     /// Both email and SMS are on, so the page offers the other one.
     public var offersOtherChannel: Bool
     /// The application allows passkey sign-in.
     public var offersPasskeys: Bool
+    /// Why the form is shown again, if it is.
     public var problem: BrowserProblem?
 }
 
 /// The code step.
 public struct CodeStep: Sendable {
+    /// Where the code went, as the page shows it.
     public var recipient: String
+    /// How it went.
     public var channel: BrowserChannel
     /// A new code was sent on request.
     public var resent: Bool
+    /// Why the step is shown again, if it is.
     public var problem: BrowserProblem?
 }
 
 /// The wait for a magic link.
 public struct LinkWait: Sendable {
+    /// Where the link went.
     public var recipient: String
+    /// The two digits to type on another device.
     public var match: String
     /// The request just begun, whose poll secret the browser keeps; nil when re-shown.
     public var started: LinkRequestStarted?
+    /// Why the wait is shown again, if it is.
     public var problem: BrowserProblem?
 
     /// Creates a wait.
@@ -93,6 +106,7 @@ public struct LinkConfirmation: Sendable {
     public var askedFrom: String?
     /// When the link was asked for (on another device only).
     public var askedAt: Date?
+    /// Why the page is shown again, if it is.
     public var problem: BrowserProblem?
 }
 
