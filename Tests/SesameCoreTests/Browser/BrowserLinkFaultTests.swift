@@ -75,6 +75,36 @@ struct BrowserLinkFaultTests {
         }
     }
 
+    /// Fault: the link is posted again while another request is still at work on it (a double
+    /// submit, or a retry before a stalled first attempt let go). The page answers as it always
+    /// did for a spent link (the application is told `access_denied`), not with a 503; once
+    /// the other request's hold runs out, the retry signs in.
+    @Test("a link another request is at work on is refused like a spent one, and works once the hold runs out")
+    func heldByAnotherRequest() async throws {
+        try await CoreWorld.run { world in
+            var browser = BrowserWorld(world)
+            let (_, answer) = try await browser.link()
+            try await Self.databaseAway(world, on: "UPDATE ON link_requests") {
+                await #expect(throws: (any Error).self) { _ = try await browser.run(.confirmLink(browser.authorization, answer)) }
+            }
+            // Another request took the link back up and is still at work on it.
+            let storage = try #require(world.sesame.storage as? SQLStorage)
+            let until = world.clock.now().addingTimeInterval(10).epochMilliseconds
+            try await storage.executor.write { db in
+                try await db.raw("UPDATE challenges SET retry_lease_until = \(bind: until)").run()
+            }
+            guard case .answer(let refused, nil, _) = try await browser.run(.confirmLink(browser.authorization, answer)) else {
+                throw CoreWorldError("a held link was not answered like a spent one")
+            }
+            #expect(refused.parameters.contains { $0 == ("error", "access_denied") })
+            world.clock.advance(by: 11)
+            guard case .answer(let response, _?, _) = try await browser.run(.confirmLink(browser.authorization, answer)) else {
+                throw CoreWorldError("the retry did not sign in")
+            }
+            #expect(BrowserWorld.code(of: response) != nil)
+        }
+    }
+
     /// Runs `body` while every `event` (`UPDATE ON link_requests`) fails as a database going away would.
     static func databaseAway(_ world: CoreWorld, on event: String, _ body: () async throws -> Void) async throws {
         let storage = try #require(world.sesame.storage as? SQLStorage)

@@ -7,7 +7,7 @@ extension BrowserLogin {
     /// and the person has none) a passkey is offered first.
     ///
     /// The code is consumed, the login recorded and the session begun as one exchange
-    /// (``PasswordlessLogin/exchange(_:clientID:complete:)``): when a step after the
+    /// (``PasswordlessLogin/exchange(_:clientID:challengeID:refusesWhileHeld:complete:)``): when a step after the
     /// consumption fails, the code is given back, so the person's retry (the same code
     /// posted again within seconds) completes the login instead of finding the code spent.
     func verifyCode(
@@ -19,22 +19,32 @@ extension BrowserLogin {
             let target = try await target(authorization)
             try redirect.checkParameters(authorization.parameters)
             let offers = try await offersPasskey(target, connection: credentials.connection, authorization)
-            return try await passwordless.exchange(credentials.from(browser.ip), clientID: application.clientID) { candidate in
-                let user = try await coordinator.recordLogin(
-                    candidate, method: .hostedOTP, clientID: application.clientID, ip: browser.ip)
-                let authTime = clock.now()
-                guard offers else {
-                    let (answer, session) = try await signedIn(
-                        user, method: .hostedOTP, authTime: authTime, target: target, authorization, browser)
-                    return .answer(answer, session: session)
-                }
-                let session = try await beginSession(user, method: .hostedOTP, authTime: authTime, browser)
-                if try await passkeys.hasPasskeys(user) { return .continueAuthorization(session: session) }
-                return .offerPasskey(application, session: session)
+            let presented = credentials.from(browser.ip)
+            return try await passwordless.exchange(presented, clientID: application.clientID, refusesWhileHeld: true) {
+                try await signIn($0, offeringPasskey: offers, target, authorization, browser)
             }
         } catch let error as SesameError where [.wrongCredential, .malformedRequest].contains(error.refusal) {
             return codeStep(application, authorization, credentials, .wrongCode(Self.codeRefusal(error)))
         }
+    }
+
+    /// Records a code login, begins its session, and answers the application or offers a
+    /// passkey first; the code and the session date from the same moment.
+    private func signIn(
+        _ candidate: User, offeringPasskey offers: Bool, _ target: Target, _ authorization: BrowserAuthorization,
+        _ browser: BrowserContext
+    ) async throws -> BrowserLoginOutcome {
+        let user = try await coordinator.recordLogin(
+            candidate, method: .hostedOTP, clientID: target.application.clientID, ip: browser.ip)
+        let authTime = clock.now()
+        guard offers else {
+            let (answer, session) = try await signedIn(
+                user, method: .hostedOTP, authTime: authTime, target: target, authorization, browser)
+            return .answer(answer, session: session)
+        }
+        let session = try await beginSession(user, method: .hostedOTP, authTime: authTime, browser)
+        if try await passkeys.hasPasskeys(user) { return .continueAuthorization(session: session) }
+        return .offerPasskey(target.application, session: session)
     }
 
     /// Whether a code login offers a passkey before answering: the application allows passkey

@@ -25,7 +25,7 @@ extension BrowserLogin {
         do {
             try redirect.checkParameters(authorization.parameters)
             return try await signInWithLink(target, authorization, answer, browser)
-        } catch let error as SesameError where error.kind != .unavailable {
+        } catch let error as SesameError {
             let state = authorization.parameters.state
             return .answer(
                 redirect.errorResponse(error, redirectURI: target.redirectURI, mode: target.mode, state: state), session: nil)
@@ -36,7 +36,7 @@ extension BrowserLogin {
     /// session begun, and the link's request (if any) marked completed so the asking tab,
     /// still polling, learns the link was used here.
     ///
-    /// These steps run as one exchange (``PasswordlessLogin/exchange(_:clientID:complete:)``):
+    /// These steps run as one exchange (``PasswordlessLogin/exchange(_:clientID:challengeID:refusesWhileHeld:complete:)``):
     /// the link is consumed under a short lease and is spent for good only once every step
     /// has succeeded. When one fails (a database stall between two of them), the link is
     /// given back, the browser is told to try again, and posting the page again completes
@@ -47,7 +47,8 @@ extension BrowserLogin {
         _ target: Target, _ authorization: BrowserAuthorization, _ answer: BrowserLinkAnswer, _ browser: BrowserContext
     ) async throws -> BrowserLoginOutcome {
         let clientID = target.application.clientID
-        return try await passwordless.exchange(answer.credentials.from(browser.ip), clientID: clientID) { candidate in
+        let credentials = answer.credentials.from(browser.ip)
+        return try await passwordless.exchange(credentials, clientID: clientID, refusesWhileHeld: true) { candidate in
             let user = try await coordinator.recordLogin(candidate, method: .magicLink, clientID: clientID, ip: browser.ip)
             let (response, session) = try await signedIn(
                 user, method: .magicLink, authTime: clock.now(), target: target, authorization, browser)

@@ -24,7 +24,7 @@ extension LinkRequests {
         // fails, the link is given back and the page's retry (the same number and link, within
         // seconds) approves the request, instead of finding the link spent and the asker stuck.
         return try await passwordless.exchange(
-            credentials.from(ip), clientID: request.clientID, challengeID: request.challengeID
+            credentials.from(ip), clientID: request.clientID, challengeID: request.challengeID, refusesWhileHeld: true
         ) { candidate in
             try await approve(request, candidate, ip: ip)
         }

@@ -19,13 +19,19 @@ extension PasswordlessLogin {
     /// - Parameters:
     ///   - challengeID: the challenge the secret must belong to, when the caller knows it (a
     ///     ``LinkRequest``'s link).
+    ///   - refusesWhileHeld: a secret another request is still at work on is refused like a
+    ///     spent one, instead of the 503 that tells an API client to try again: a browser
+    ///     page's double submit has always been answered so (the application told
+    ///     `access_denied`, the page that the code is wrong), and a retry after a failure
+    ///     still succeeds, since the failed request gives the secret back (or its lease runs out).
     ///   - complete: the login's steps after the consumption, ending in its answer (tokens, a
     ///     browser's next page, the user of an approved link request).
     func exchange<Answer>(
         _ credentials: PasswordlessCredentials, clientID: String, challengeID: String? = nil,
-        complete: (User) async throws -> Answer
+        refusesWhileHeld: Bool = false, complete: (User) async throws -> Answer
     ) async throws -> Answer {
-        let (user, challengeID) = try await consumeOrRetry(credentials, clientID: clientID, challengeID: challengeID)
+        let (user, challengeID) = try await consumeOrRetry(
+            credentials, clientID: clientID, challengeID: challengeID, refusesWhileHeld: refusesWhileHeld)
         let answer: Answer
         do {
             answer = try await complete(user)
@@ -42,7 +48,7 @@ extension PasswordlessLogin {
     /// an exchange that consumed the code but whose answer was lost. Returns the user to record
     /// and the challenge consumed.
     private func consumeOrRetry(
-        _ credentials: PasswordlessCredentials, clientID: String, challengeID: String?
+        _ credentials: PasswordlessCredentials, clientID: String, challengeID: String?, refusesWhileHeld: Bool
     ) async throws -> (User, String) {
         let checked: (Connection, String, ChallengeAttempt)
         do {
@@ -50,9 +56,13 @@ extension PasswordlessLogin {
                 credentials, clientID: clientID, challengeID: challengeID, consume: true,
                 exchangeLeaseUntil: clock.now().addingTimeInterval(Self.exchangeLease))
         } catch let refusal as SesameError where refusal.refusal == .wrongCredential {
-            guard let retried = try await retriedExchange(credentials, clientID: clientID),
-                challengeID.map({ $0 == retried.2.challenge.id }) ?? true
-            else { throw refusal }
+            let retried: (Connection, String, ChallengeAttempt)?
+            do {
+                retried = try await retriedExchange(credentials, clientID: clientID)
+            } catch let busy as SesameError where busy.kind == .unavailable && refusesWhileHeld {
+                throw refusal
+            }
+            guard let retried, challengeID.map({ $0 == retried.2.challenge.id }) ?? true else { throw refusal }
             checked = retried
         }
         let (connection, recipient, attempt) = checked

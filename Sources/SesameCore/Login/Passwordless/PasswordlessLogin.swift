@@ -58,7 +58,7 @@ public struct PasswordlessLogin: Sendable {
     /// Counts an attempt and checks the secret against the recipient's newest challenge; with
     /// `consume`, a right secret also consumes it in the same storage operation.
     /// - Parameter exchangeLeaseUntil: for a code exchange, until when the consumer holds the code
-    ///   (``exchange(_:clientID:complete:)``).
+    ///   (``exchange(_:clientID:challengeID:refusesWhileHeld:complete:)``).
     func check(
         _ credentials: PasswordlessCredentials, clientID: String?, challengeID: String? = nil, consume: Bool = false,
         exchangeLeaseUntil: Date? = nil
