@@ -18,7 +18,7 @@ struct BrowserLinkFaultTests {
         try await CoreWorld.run { world in
             var browser = BrowserWorld(world)
             let (wait, answer) = try await browser.link()
-            try await Self.databaseAway(world, on: "UPDATE ON link_requests") {
+            try await world.databaseAway(on: "UPDATE ON link_requests") {
                 await #expect(throws: (any Error).self) { _ = try await browser.run(.confirmLink(browser.authorization, answer)) }
             }
             #expect(browser.sessionSecret == nil, "no session reached the browser")
@@ -45,7 +45,7 @@ struct BrowserLinkFaultTests {
             var phone = BrowserWorld(world)
             _ = try await phone.run(.confirmLink(asker.authorization, typed))
             let finish = asker.completion(of: wait)
-            try await Self.databaseAway(world, on: "INSERT ON browser_sessions") {
+            try await world.databaseAway(on: "INSERT ON browser_sessions") {
                 await #expect(throws: (any Error).self) { _ = try await asker.run(finish) }
             }
             #expect(try await asker.status(of: wait) == .approved)
@@ -65,7 +65,7 @@ struct BrowserLinkFaultTests {
             var asker = BrowserWorld(world)
             let (wait, typed) = try await asker.matchedLink()
             var phone = BrowserWorld(world)
-            try await Self.databaseAway(world, on: "UPDATE ON link_requests") {
+            try await world.databaseAway(on: "UPDATE ON link_requests") {
                 await #expect(throws: (any Error).self) { _ = try await phone.run(.confirmLink(asker.authorization, typed)) }
             }
             #expect(try await asker.status(of: wait) == .pending)
@@ -84,7 +84,7 @@ struct BrowserLinkFaultTests {
         try await CoreWorld.run { world in
             var browser = BrowserWorld(world)
             let (_, answer) = try await browser.link()
-            try await Self.databaseAway(world, on: "UPDATE ON link_requests") {
+            try await world.databaseAway(on: "UPDATE ON link_requests") {
                 await #expect(throws: (any Error).self) { _ = try await browser.run(.confirmLink(browser.authorization, answer)) }
             }
             // Another request took the link back up and is still at work on it.
@@ -103,20 +103,5 @@ struct BrowserLinkFaultTests {
             }
             #expect(BrowserWorld.code(of: response) != nil)
         }
-    }
-
-    /// Runs `body` while every `event` (`UPDATE ON link_requests`) fails as a database going away would.
-    static func databaseAway(_ world: CoreWorld, on event: String, _ body: () async throws -> Void) async throws {
-        let storage = try #require(world.sesame.storage as? SQLStorage)
-        try await storage.executor.write { db in
-            try await db.raw(
-                """
-                CREATE TRIGGER database_away BEFORE \(unsafeRaw: event)
-                BEGIN SELECT RAISE(ABORT, 'terminating connection due to administrator command'); END
-                """
-            ).run()
-        }
-        try await body()
-        try await storage.executor.write { db in try await db.raw("DROP TRIGGER database_away").run() }
     }
 }

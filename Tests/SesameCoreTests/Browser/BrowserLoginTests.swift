@@ -65,6 +65,29 @@ struct BrowserLoginTests {
         }
     }
 
+    /// Fault: the database fails after the code was consumed and the login recorded, when the
+    /// browser session is stored. The person must not be told that the code they typed right
+    /// is wrong: typing it again signs them in.
+    @Test("verify: a failure after the code was consumed gives it back, and typing it again signs in")
+    func verifyFailureInTheMiddle() async throws {
+        try await CoreWorld.run { world in
+            var browser = BrowserWorld(world)
+            try await browser.withoutPasskeys()
+            let code = try await browser.code()
+            try await world.databaseAway(on: "INSERT ON browser_sessions") {
+                await #expect(throws: (any Error).self) {
+                    _ = try await browser.run(.verifyCode(browser.authorization, Self.credentials(code)))
+                }
+            }
+            world.clock.advance(by: 2)
+            guard
+                case .answer(let answer, _?, _) = try await browser.run(
+                    .verifyCode(browser.authorization, Self.credentials(code)))
+            else { throw CoreWorldError("the retry did not sign in") }
+            #expect(BrowserWorld.code(of: answer) != nil)
+        }
+    }
+
     @Test("verify where passkeys are allowed: the session is begun and a passkey offered before answering")
     func passkeyOffer() async throws {
         try await CoreWorld.run { world in
