@@ -46,7 +46,7 @@ extension BrowserLogin {
         if let user = answer.user {
             session = try await beginSession(user, method: .magicLink, authTime: authTime, browser)
         }
-        guard try await linkRequests.finish(request) else {
+        guard try await linkRequests.finishApproved(request) else {
             if let session { try await sessions.discard(session.session) }
             return .show(.message(.linkWaitExpired), application: application)
         }

@@ -6,13 +6,13 @@ extension LinkRequests {
     func completed(pollSecret: String?, clientID: String?) async throws -> (request: LinkRequest, user: User) {
         let (request, user) = try await approved(pollSecret: pollSecret, clientID: clientID)
         // The transition is the single-use gate: of two polls racing, one gets the tokens.
-        guard try await finish(request) else { throw Self.expired }
+        guard try await finishApproved(request) else { throw Self.expired }
         return (request, user)
     }
 
-    /// The approved request of `pollSecret` and its user, read again, without finishing it:
-    /// a caller with steps that may fail takes them first and finishes it last, so a failure
-    /// leaves the request approved for its retry.
+    /// The approved request of `pollSecret` and its user, read again, without finishing it: a
+    /// caller with steps that may fail takes them first and finishes it last
+    /// (``finishApproved(_:)``), so a failure leaves the request approved for its retry.
     /// - Throws: as ``complete(pollSecret:clientID:)``.
     func approved(pollSecret: String?, clientID: String?) async throws -> (request: LinkRequest, user: User) {
         // Another application's request answers like an unknown one: a client learns nothing
@@ -37,7 +37,7 @@ extension LinkRequests {
     }
 
     /// Moves an approved request to completed: true for exactly one of any number of callers.
-    func finish(_ request: LinkRequest) async throws -> Bool {
+    func finishApproved(_ request: LinkRequest) async throws -> Bool {
         try await storage.transitionLinkRequest(
             id: request.id, from: .approved, to: .completed, userID: nil, at: clock.now())
     }
