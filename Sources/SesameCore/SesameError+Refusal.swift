@@ -1,3 +1,5 @@
+import SesameAPI
+
 extension SesameError {
     /// What Core refused, typed: hosted pages answer in their own words by switching on it,
     /// and Core decides its retries on it, so nothing branches on a wire code. The wire kind
@@ -75,4 +77,21 @@ public enum LinkRefusal: Hashable, Sendable, CaseIterable {
     case wrongMatch
     /// The request expired or was already used (`expired_token`).
     case expired
+}
+
+/// Why a one-time code can never succeed, beyond "wrong": the person needs a new code rather
+/// than another try. Sent as Auth0's error's extra `error_reason`.
+public enum CodeFault: Hashable, Sendable {
+    /// The code's lifetime is over.
+    case expired
+    /// The code took its last wrong guess.
+    case attemptsExhausted
+
+    /// The wire `error_reason`.
+    var wire: String {
+        switch self {
+        case .expired: ErrorReason.codeExpired
+        case .attemptsExhausted: ErrorReason.codeAttemptsExhausted
+        }
+    }
 }

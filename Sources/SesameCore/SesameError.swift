@@ -83,6 +83,8 @@ public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
     public let logDetail: String?
     /// The wire `error_reason` (``ErrorReason``), when an app can act on more than the code.
     public private(set) var reason: String?
+    /// Why a code was refused, typed, for the pages that word it; sent as ``reason``.
+    public private(set) var codeFault: CodeFault?
     /// What was refused, typed (``Refusal``), for callers that act on it; never sent.
     public internal(set) var refusal: Refusal?
 
@@ -99,6 +101,13 @@ public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
     public func because(_ reason: String) -> SesameError {
         var copy = self
         copy.reason = reason
+        return copy
+    }
+
+    /// The same error, telling the client why a code is dead (`error_reason`).
+    public func because(_ fault: CodeFault) -> SesameError {
+        var copy = because(fault.wire)
+        copy.codeFault = fault
         return copy
     }
 

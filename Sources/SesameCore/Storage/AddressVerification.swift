@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What a user's first proof of their address ends, all in one storage operation
 /// (``UserRepository/verifyAddress(userID:keepingChallenge:at:_:)``): everything made while the

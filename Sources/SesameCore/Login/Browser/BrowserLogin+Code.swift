@@ -70,10 +70,10 @@ extension BrowserLogin {
 
     /// How the page words a refused code.
     static func codeRefusal(_ error: SesameError) -> CodeRefusal {
-        switch error.reason {
-        case ErrorReason.codeExpired: .expired
-        case ErrorReason.codeAttemptsExhausted: .usedUp
-        default: .wrong
+        switch error.codeFault {
+        case .expired: .expired
+        case .attemptsExhausted: .usedUp
+        case nil: .wrong
         }
     }
 }

@@ -94,7 +94,7 @@ public struct PasswordlessLogin: Sendable {
                     exhausted, connection: connection, recipient: recipient, challenge: challenge, ip: credentials.ip)
             }
             let wrong = wrongCode(connection, detail: "code mismatch")
-            throw challenge.attempts >= challenge.maxAttempts ? wrong.because(ErrorReason.codeAttemptsExhausted) : wrong
+            throw challenge.attempts >= challenge.maxAttempts ? wrong.because(CodeFault.attemptsExhausted) : wrong
         }
         // A code is redeemable only by the application that asked for it: a low-trust app must
         // not redeem a code mailed as "Sign in to Trusted App".
@@ -152,8 +152,8 @@ public struct PasswordlessLogin: Sendable {
         guard let newest = try await storage.newestChallenge(connection: connection.name, recipient: recipient),
             newest.consumedAt == nil
         else { return wrong }
-        if newest.attempts >= newest.maxAttempts { return wrong.because(ErrorReason.codeAttemptsExhausted) }
-        return newest.expiresAt <= clock.now() ? wrong.because(ErrorReason.codeExpired) : wrong
+        if newest.attempts >= newest.maxAttempts { return wrong.because(CodeFault.attemptsExhausted) }
+        return newest.expiresAt <= clock.now() ? wrong.because(CodeFault.expired) : wrong
     }
 
     func wrongCode(_ connection: Connection, detail: String) -> SesameError {
