@@ -1,10 +1,12 @@
 public import ArgumentParser
+import SesameServer
 
 /// `sesame`: the server and its operator tools.
 public struct SesameCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sesame",
         abstract: "A self-hosted passwordless identity server that speaks Auth0's API and OpenID Connect.",
+        version: "sesame \(BuildInfo.description)",
         subcommands: [
             ServeCommand.self, OutboxCommand.self, AdminCommand.self, PasskeyCommand.self, LoginCommand.self,
             WhoamiCommand.self, LogoutCommand.self,

@@ -1,12 +1,14 @@
 """Operating `sesame serve`: Prometheus metrics read by a real parser (prometheus_client),
-JSON logs that follow a request by its id and never carry a code or an address, and a
-SIGTERM under load that fails no request."""
+JSON logs that follow a request by its id and never carry a code or an address, a
+SIGTERM under load that fails no request, and one version reported everywhere."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
+import subprocess
 import socket
 import threading
 import time
@@ -19,6 +21,8 @@ from conftest import free_port
 from flows import code_in_mail, read_jsonl, sign_in, start_code, tokens_for_code
 
 METRICS_TOKEN = "metrics-token-0123456789"
+#: `sesame --version`: a semantic version (`-dev` for a development build) and the commit.
+VERSION_RE = re.compile(r"sesame (\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?) \(commit (\S+)\)")
 
 
 def families(text: str) -> dict:
@@ -70,7 +74,7 @@ def test_metrics_stay_off_the_public_port_unless_asked(sesame_factory):
     text = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
     assert "sesame_http_requests_total" in families(text)["sesame_http_requests"].samples[0].name
     assert requests.get(server.url("/health/live"), timeout=10).json() == {"status": "ok"}
-    assert requests.get(server.url("/health/ready"), timeout=10).json() == {"status": "ok"}
+    assert requests.get(server.url("/health/ready"), timeout=10).json()["status"] == "ok"
 
 
 def test_json_logs_follow_a_request_and_hide_secrets(sesame_factory, helper, tmp_path):
@@ -166,3 +170,21 @@ def test_sigterm_under_load_fails_no_request(sesame_factory):
     assert exit_code == 0 and 2 <= took < 15
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+
+
+@pytest.mark.sesame_env(SESAME_METRICS_TOKEN=METRICS_TOKEN)
+def test_one_version_everywhere(sesame):
+    """`sesame --version` prints a semantic version and the commit; /health/ready and
+    /health name the same, and so does the `sesame_build_info` metric (Prometheus's info idiom:
+    a gauge of 1 whose labels say what runs), so an operator can tell which build answers."""
+    printed = subprocess.run([str(sesame.binary), "--version"], capture_output=True, text=True, timeout=30)
+    assert printed.returncode == 0, printed.stderr
+    match = VERSION_RE.fullmatch(printed.stdout.strip())
+    assert match, printed.stdout
+    version, commit = match.groups()
+    for path in ("/health/ready", "/health"):
+        assert requests.get(sesame.url(path), timeout=10).json() == {"status": "ok", "version": version, "commit": commit}
+    text = requests.get(sesame.url("/metrics"), headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=10).text
+    info = families(text)["sesame_build_info"]
+    assert info.type == "gauge"
+    assert [(s.labels, s.value) for s in info.samples] == [({"version": version, "commit": commit}, 1.0)]
