@@ -21,6 +21,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Public base URL, the token issuer (SESAME_ISSUER; default http://localhost:<port>/).")
     var issuer: String?
 
+    @Flag(
+        name: .customLong("no-migrate"),
+        help: "Refuse to start unless the schema is already this version's (run `sesame admin migrate up` first).")
+    var noMigrate = false
+
     func run() async throws {
         let started = ContinuousClock.now
         MallocTuning.apply()
@@ -44,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
                 local,
                 withStored: {
                     try await ServerConfiguration.load(flags: flags, environment: environment, stored: $0)
-                }, logger: logger)
+                }, migrate: !noMigrate, logger: logger)
         }
         let banner = try await Banner.text(runtime)
         let app = buildApplication(runtime) { boundPort in
@@ -115,12 +120,16 @@ enum CLIConfiguration {
         try await reporting { try await ServerConfiguration.load(flags: flags, environment: ProcessInfo.processInfo.environment) }
     }
 
-    /// Runs `load`, printing a ``ConfigurationError``'s problems and exiting 78.
+    /// Runs `load`, printing a ``ConfigurationError``'s problems (or why the schema is not
+    /// this version's) and exiting 78: restarting cannot help, the operator must act.
     static func reporting<T>(_ load: () async throws -> T) async throws -> T {
         do {
             return try await load()
         } catch let error as ConfigurationError {
             printError(error.description)
+            throw ExitCode(78)
+        } catch let error as SchemaVersionError {
+            printError("sesame: \(error.description)")
             throw ExitCode(78)
         }
     }

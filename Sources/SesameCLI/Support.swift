@@ -7,9 +7,15 @@ import SesameServer
 import SesameStorageSQL
 
 /// Opens the deployment's database for one command and closes it afterwards.
-func withStorage<T: Sendable>(_ options: StorageOptions, _ body: (SQLStorage) async throws -> T) async throws -> T {
+/// - Parameter migrate: false leaves the schema as it is (`sesame admin migrate`).
+func withStorage<T: Sendable>(
+    _ options: StorageOptions, migrate: Bool = true, _ body: (SQLStorage) async throws -> T
+) async throws -> T {
     let configuration = try await CLIConfiguration.load(flags: options.flags)
-    return try await closing(try await SesameRuntime.openStorage(configuration, logger: .command), body)
+    let storage = try await CLIConfiguration.reporting {
+        try await SesameRuntime.openStorage(configuration, migrate: migrate, logger: .command)
+    }
+    return try await closing(storage, body)
 }
 
 extension Logger {

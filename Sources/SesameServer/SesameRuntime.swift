@@ -30,15 +30,20 @@ public struct SesameRuntime: Sendable {
     /// What `serve` runs: `local` (the instance's own flags, environment and file) over the
     /// shared settings stored in the database it names, read through the storage the runtime
     /// then keeps (stored settings never choose the database).
-    /// - Parameter withStored: `local`'s sources read again with `stored` as the lowest one.
-    /// - Throws: ``ConfigurationError`` listing every problem of the combined configuration.
+    /// - Parameters:
+    ///   - withStored: `local`'s sources read again with `stored` as the lowest one.
+    ///   - migrate: false (`serve --no-migrate`) refuses a schema that is not already this
+    ///     binary's instead of migrating it.
+    /// - Throws: ``ConfigurationError`` listing every problem of the combined configuration;
+    ///   ``SchemaVersionError`` for a newer schema (or an older one without `migrate`).
     public static func start(
         _ local: ServerConfiguration, withStored: ([String: String]) async throws -> ServerConfiguration,
-        clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
+        migrate: Bool = true, clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
         logger: Logger = Logger(label: "sesame")
     ) async throws -> SesameRuntime {
-        let storage = try await openStorage(local, logger: logger)
+        let storage = try await openStorage(local, migrate: migrate, logger: logger)
         return try await closingOnFailure(storage) {
+            if !migrate { try await storage.requireCurrentSchema() }
             let stored = try await storage.storedSettings()
             let configuration = stored.isEmpty ? local : try await withStored(stored)
             return try await start(configuration, on: storage, clock: clock, random: random, logger: logger)
@@ -74,16 +79,19 @@ public struct SesameRuntime: Sendable {
 
     /// Opens the configured database without the first-start setup (for `sesame admin` and
     /// `sesame outbox`, which must not create keys).
-    public static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> SQLStorage {
+    /// - Parameter migrate: false leaves the schema as it is (`sesame admin migrate`).
+    public static func openStorage(
+        _ configuration: ServerConfiguration, migrate: Bool = true, logger: Logger
+    ) async throws -> SQLStorage {
         if let url = configuration.databaseURL {
             return try await SQLStorage.postgres(
                 url: url, maxConnections: configuration.databasePoolSize, timeout: .seconds(configuration.databaseTimeout),
-                preparedStatements: configuration.databasePreparedStatements, logger: logger)
+                preparedStatements: configuration.databasePreparedStatements, migrate: migrate, logger: logger)
         }
         try DataDirectory.prepare(
             directory: configuration.databasePath == nil ? configuration.dataDirectory : nil,
             database: configuration.sqlitePath, logger: logger)
-        return try await SQLStorage.sqlite(path: configuration.sqlitePath, logger: logger)
+        return try await SQLStorage.sqlite(path: configuration.sqlitePath, migrate: migrate, logger: logger)
     }
 
     /// Closes the database.

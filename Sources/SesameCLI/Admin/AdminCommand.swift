@@ -12,6 +12,6 @@ struct AdminCommand: AsyncParsableCommand {
             AppsCommand.self, ConnectionsCommand.self, UsersCommand.self, PasskeysCommand.self, TokensCommand.self,
             DevicesCommand.self, SessionsCommand.self, DeliveriesCommand.self, WebhooksCommand.self, TemplatesCommand.self,
             AuditCommand.self,
-            KeysCommand.self, SettingsCommand.self, MigrateToPostgresCommand.self,
+            KeysCommand.self, SettingsCommand.self, MigrateCommand.self, MigrateToPostgresCommand.self,
         ])
 }
