@@ -24,6 +24,9 @@ struct StorageOptions: ParsableArguments {
             "PostgreSQL URL, postgres://user:password@host:5432/db (SESAME_DATABASE_URL; default: SQLite in the data directory).")
     var database: String?
 
+    @Flag(help: "Say which database the command uses (on standard error).")
+    var verbose = false
+
     /// Flags by configuration key, for ``ServerConfiguration/load(flags:environment:)``.
     var flags: [String: String] {
         var flags = deployment.flags

@@ -79,14 +79,22 @@ public struct SesameRuntime: Sendable {
 
     /// Opens the configured database without the first-start setup (for `sesame admin` and
     /// `sesame outbox`, which must not create keys).
-    /// - Parameter migrate: false leaves the schema as it is (`sesame admin migrate`).
+    /// - Parameters:
+    ///   - migrate: false leaves the schema as it is (`sesame admin migrate`).
+    ///   - create: false refuses an SQLite file that does not exist instead of creating it
+    ///     (every command but `serve`: one run in the wrong directory must not make a new,
+    ///     empty deployment).
+    /// - Throws: ``MissingDatabaseError`` without `create` when there is no SQLite file.
     public static func openStorage(
-        _ configuration: ServerConfiguration, migrate: Bool = true, logger: Logger
+        _ configuration: ServerConfiguration, migrate: Bool = true, create: Bool = true, logger: Logger
     ) async throws -> SQLStorage {
         if let url = configuration.databaseURL {
             return try await SQLStorage.postgres(
                 url: url, maxConnections: configuration.databasePoolSize, timeout: .seconds(configuration.databaseTimeout),
                 preparedStatements: configuration.databasePreparedStatements, migrate: migrate, logger: logger)
+        }
+        guard create || FileManager.default.fileExists(atPath: configuration.sqlitePath) else {
+            throw MissingDatabaseError(path: configuration.sqlitePath)
         }
         try DataDirectory.prepare(
             directory: configuration.databasePath == nil ? configuration.dataDirectory : nil,
@@ -97,5 +105,16 @@ public struct SesameRuntime: Sendable {
     /// Closes the database.
     public func shutdown() async throws {
         try await storage.shutdown()
+    }
+}
+
+/// No SQLite database where the configuration points, for a command that must not create one.
+public struct MissingDatabaseError: Error, CustomStringConvertible {
+    /// The file looked for.
+    public let path: String
+
+    public var description: String {
+        "no database at \(path): give the deployment's --data-dir (or --database, --config), "
+            + "or start `sesame serve` there once to create it"
     }
 }

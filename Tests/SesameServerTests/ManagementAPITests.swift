@@ -46,6 +46,27 @@ struct ManagementAPITests {
         }
     }
 
+    /// Attack: a management token handed out for a day (a contractor's, a CI job's) and leaked
+    /// or forgotten keeps every power it had for ever; made with a lifetime, it stops at its expiry.
+    @Test("an expired management token is refused like a deleted one")
+    func expiredTokenRefused() async throws {
+        try await Harness.run { h in
+            let (token, record) = try await h.sesame.adminTokens.create(
+                name: "temporary", scopes: ["read:users"], lifetime: 3600, at: h.clock.now())
+            #expect(abs((record.expiresAt ?? .distantPast).timeIntervalSince(h.clock.now()) - 3600) < 0.001)
+            let headers: HTTPFields = [.authorization: "Bearer \(token)"]
+            #expect(try await h.get("/api/v2/users", headers: headers).status == .ok)
+            h.clock.advance(by: 3599)
+            #expect(try await h.get("/api/v2/users", headers: headers).status == .ok)
+            h.clock.advance(by: 1)
+            let refused = try await h.get("/api/v2/users", headers: headers)
+            #expect(refused.status == .unauthorized && refused.error?.error == "invalid_token")
+            await #expect(throws: SesameError.self) {
+                _ = try await h.sesame.adminTokens.create(name: "never", lifetime: 0, at: h.clock.now())
+            }
+        }
+    }
+
     @Test("users: pages with totals, q by email, phone or text, users-by-email, one user in Auth0's shape")
     func listAndSearch() async throws {
         try await Harness.run { h in

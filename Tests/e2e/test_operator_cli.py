@@ -1,13 +1,19 @@
 """What stops an operator's mistake before it does harm: configuration that refuses unknown keys,
 unknown `SESAME_*` variables and values of the wrong type, naming the closest known key;
-`sesame admin settings show`, which says where each setting came from."""
+`sesame admin settings show`, which says where each setting came from; admin commands that never
+create a database and take a user by email or phone; management tokens that must be given their
+scopes and may expire; `--type` by Auth0's code; JSON on every line with log_format=json; one
+line for a busy port."""
 
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
+import requests
 
+import flows
 from conftest import run_sesame
 
 
@@ -86,3 +92,112 @@ def test_settings_show_says_where_each_setting_came_from(sesame):
     assert "hunter2-secret" not in text
     assert any(line.split()[:3] == ["sweep_interval", "database", "120"] for line in text.splitlines()), text
 
+
+# -- a command line that cannot hurt by accident ------------------------------------------------
+
+def test_commands_other_than_serve_never_create_a_database(tmp_path):
+    """Run in the wrong directory, an admin command used to create a new, empty deployment and
+    answer from it ("The outbox is empty."): now it fails, names the file it looked for, and
+    leaves nothing behind."""
+    nowhere = tmp_path / "nowhere"
+    for args in (["admin", "users", "list"], ["outbox"], ["admin", "tokens", "create", "--name", "x", "--all-scopes"],
+                 ["admin", "settings", "show"], ["admin", "migrate", "status"]):
+        result = run_sesame(*args, "--data-dir", str(nowhere))
+        assert result.returncode == 1, (args, result.stdout, result.stderr)
+        assert f"no database at {nowhere / 'sesame.sqlite'}" in result.stderr, (args, result.stderr)
+        assert not nowhere.exists(), args
+
+
+def test_verbose_and_errors_name_the_database(sesame):
+    database = f"{sesame.data_dir / 'sesame.sqlite'} (SQLite)"
+    listed = sesame.cli("admin", "users", "list", "--verbose")
+    assert f"database: {database}" in listed.stderr
+    missing = sesame.cli("admin", "users", "show", "nobody@example.com", check=False)
+    assert missing.returncode == 1
+    assert "No user nobody@example.com." in missing.stderr and f"(database: {database})" in missing.stderr
+
+
+def test_a_user_is_named_by_id_email_or_phone_number(sesame):
+    """`users show|block|unblock|delete`, and `--user` of `sessions`, `audit`, `devices` and
+    `passkeys list`, take an email address (in any case) or a phone number as well as a user_id."""
+    flows.sign_in(sesame, "ana@example.com")
+    phone = "+15551234567"
+    assert flows.start_code(sesame, phone, connection="sms").status_code == 200
+    flows.tokens_for_code(sesame, phone, sesame.last_code(phone), realm="sms")
+    ana = sesame.cli_json("admin", "users", "show", "Ana@Example.com ")
+    assert ana["email"] == "ana@example.com"
+    assert sesame.cli_json("admin", "users", "show", ana["user_id"]) == ana
+    assert sesame.cli_json("admin", "users", "show", phone)["phone_number"] == phone
+    assert sesame.cli("admin", "users", "block", "ana@example.com").stdout.strip() == f"blocked {ana['user_id']}"
+    assert sesame.cli_json("admin", "users", "show", "ana@example.com")["blocked"] is True
+    sesame.cli("admin", "users", "unblock", "ana@example.com")
+    events = sesame.cli_json("admin", "audit", "list", "--user", "ana@example.com")
+    assert events and {e["user_id"] for e in events} == {ana["user_id"]}
+    assert sesame.cli_json("admin", "sessions", "list", "--user", "ana@example.com") == []
+    assert sesame.cli_json("admin", "devices", "list", "--user", phone) == []
+    assert sesame.cli_json("admin", "passkeys", "list", "--user", "ana@example.com") == []
+    assert sesame.cli("admin", "users", "delete", phone).stdout.startswith("deleted sms|")
+    gone = sesame.cli("admin", "users", "show", phone, check=False)
+    assert gone.returncode == 1 and f"No user {phone}." in gone.stderr
+
+
+def test_audit_type_filters_by_auth0_code_or_event_name(sesame):
+    """`--json` prints Auth0's codes (`s`, `fp`), so `--type s` must find what it printed."""
+    flows.sign_in(sesame, "ana@example.com")
+    flows.start_code(sesame, "ana@example.com")
+    assert flows.exchange_code(sesame, "ana@example.com", "000000").status_code == 403
+    by_code = sesame.cli_json("admin", "audit", "list", "--type", "s")
+    assert by_code and {e["type"] for e in by_code} == {"s"}
+    assert {e["details"]["event"] for e in by_code} <= {"login", "user_created"}
+    by_name = sesame.cli_json("admin", "audit", "list", "--type", "login")
+    assert by_name and {e["details"]["event"] for e in by_name} == {"login"}
+    failed = sesame.cli_json("admin", "audit", "list", "--type", "fp")
+    assert failed and {e["type"] for e in failed} == {"fp"}
+
+
+def test_management_tokens_need_scopes_said_and_can_expire(sesame):
+    """A token with every power is asked for (`--all-scopes`), never a default; `--expires-in`
+    makes one the management API refuses once its time is up."""
+    bare = sesame.cli("admin", "tokens", "create", "--name", "ci", check=False)
+    assert bare.returncode != 0 and "--scope" in bare.stderr and "--all-scopes" in bare.stderr, bare.stderr
+    both = sesame.cli("admin", "tokens", "create", "--name", "ci", "--scope", "read:users", "--all-scopes", check=False)
+    assert both.returncode != 0
+    assert sesame.cli_json("admin", "tokens", "create", "--name", "all", "--all-scopes")["scopes"] == []
+    assert sesame.cli("admin", "tokens", "create", "--name", "x", "--all-scopes", "--expires-in", "soon",
+                      check=False).returncode != 0
+    made = sesame.cli_json("admin", "tokens", "create", "--name", "brief", "--scope", "read:users", "--expires-in", "3s")
+    assert made["scopes"] == ["read:users"] and made["expires_at"]
+    headers = {"Authorization": f"Bearer {made['token']}"}
+    assert requests.get(sesame.url("/api/v2/users"), headers=headers, timeout=10).status_code == 200
+    time.sleep(3.5)
+    expired = requests.get(sesame.url("/api/v2/users"), headers=headers, timeout=10)
+    assert expired.status_code == 401 and expired.json()["error"] == "invalid_token"
+    listed = {t["name"]: t for t in sesame.cli_json("admin", "tokens", "list")}
+    assert listed["brief"]["expires_at"] == made["expires_at"] and "expires_at" not in listed["all"]
+
+
+def test_with_json_logs_every_line_is_json(sesame_factory, tmp_path):
+    """log_format=json: the start banner and "ready" on standard output, and every line on
+    standard error, are JSON objects; so is the refusal of a bad configuration."""
+    server = sesame_factory(env={"SESAME_LOG_FORMAT": "json"})
+    flows.sign_in(server, "ana@example.com")
+    server.stop()
+    stdout = [line for line in server.stdout_lines if line.strip()]
+    stderr = [line for line in (server.data_dir / "server.stderr.log").read_text().splitlines() if line.strip()]
+    records = [json.loads(line) for line in stdout + stderr]
+    assert all({"timestamp", "level", "message"} <= set(r) for r in records)
+    banner = json.loads(stdout[0])
+    assert banner["message"] == f"Sesame is listening on 127.0.0.1:{server.port}" and banner["client_id"] == server.client_id
+    assert any(json.loads(line)["message"].startswith("ready in ") for line in stdout)
+    refused = serve(tmp_path / "refused", {"SESAME_LOG_FORMAT": "json", "SESAME_POTR": "1"})
+    assert refused.returncode == 78
+    [line] = [line for line in refused.stderr.splitlines() if line.strip()]
+    assert "SESAME_POTR" in json.loads(line)["message"] and json.loads(line)["level"] == "error"
+
+
+def test_a_busy_port_gives_one_human_line(sesame, tmp_path):
+    result = run_sesame("serve", "--port", str(sesame.port), "--data-dir", str(tmp_path / "second"))
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, lines
+    assert f"127.0.0.1:{sesame.port}" in lines[0] and "already in use" in lines[0]
