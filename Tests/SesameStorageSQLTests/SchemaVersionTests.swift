@@ -6,10 +6,6 @@ import Testing
 
 @Suite("Schema versions: a newer schema is refused, an older one reported")
 struct SchemaVersionTests {
-    private static func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("sesame-\(UUID().uuidString).sqlite").path
-    }
-
     @Test("the schema's version is the number of migrations applied, named by the last")
     func version() async throws {
         let store = try await SQLStorage.sqlite(path: nil)
@@ -25,7 +21,7 @@ struct SchemaVersionTests {
     /// tables it does not know the meaning of: it must stop and say why, before changing anything.
     @Test("a database with a migration this binary does not know is refused, naming both versions")
     func newerSchemaRefused() async throws {
-        let path = Self.temporaryPath()
+        let path = TemporaryDatabase.path()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try await SQLStorage.sqlite(path: path)
         try await store.executor.write { db in
@@ -44,7 +40,7 @@ struct SchemaVersionTests {
 
     @Test("without migrating, an empty database is reported older with every migration pending")
     func olderSchemaReported() async throws {
-        let path = Self.temporaryPath()
+        let path = TemporaryDatabase.path()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try await SQLStorage.sqlite(path: path, migrate: false)
         let status = try await store.schemaStatus()
