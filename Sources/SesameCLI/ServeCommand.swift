@@ -30,31 +30,10 @@ struct ServeCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         MallocTuning.apply()
         LocalTimeZone.pin()
-        var flags = storage.flags
-        flags["port"] = port.map(String.init)
-        flags["host"] = host
-        flags["issuer"] = issuer
         let environment = ProcessInfo.processInfo.environment
         let requested = await ServerConfiguration.requestedLogFormat(flags: flags, environment: environment)
         let output = ServeOutput(json: requested == "json")
-        let local = try await CLIConfiguration.reporting(output) {
-            try await ServerConfiguration.load(flags: flags, environment: environment)
-        }
-        if local.logFormat == "json" {
-            LoggingSystem.bootstrap(JSONLogHandler.init(label:))
-        } else {
-            LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
-        }
-        ServerMetrics.bootstrap()
-        var logger = Logger(label: "sesame")
-        logger.logLevel = Logger.Level(rawValue: local.logLevel) ?? .info
-        let runtime = try await CLIConfiguration.reporting(output) {
-            try await SesameRuntime.start(
-                local,
-                withStored: {
-                    try await ServerConfiguration.load(flags: flags, environment: environment, stored: $0)
-                }, migrate: !noMigrate, logger: logger)
-        }
+        let runtime = try await start(environment: environment, output: output)
         if let (host, port) = await runtime.configuration.busyListener() {
             try? await runtime.shutdown()
             output.error(ServeOutput.addressInUse(host: host, port: port))
@@ -73,6 +52,39 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         try await runtime.shutdown()
+    }
+
+    /// The flags by configuration key.
+    private var flags: [String: String] {
+        var flags = storage.flags
+        flags["port"] = port.map(String.init)
+        flags["host"] = host
+        flags["issuer"] = issuer
+        return flags
+    }
+
+    /// Reads the configuration, starts the log in the format it asks for, and starts the
+    /// runtime; a refusal is reported through `output` with status 78.
+    private func start(environment: [String: String], output: ServeOutput) async throws -> SesameRuntime {
+        let flags = flags
+        let local = try await CLIConfiguration.reporting(output) {
+            try await ServerConfiguration.load(flags: flags, environment: environment)
+        }
+        if local.logFormat == "json" {
+            LoggingSystem.bootstrap(JSONLogHandler.init(label:))
+        } else {
+            LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
+        }
+        ServerMetrics.bootstrap()
+        var logger = Logger(label: "sesame")
+        logger.logLevel = Logger.Level(rawValue: local.logLevel) ?? .info
+        return try await CLIConfiguration.reporting(output) {
+            try await SesameRuntime.start(
+                local,
+                withStored: {
+                    try await ServerConfiguration.load(flags: flags, environment: environment, stored: $0)
+                }, migrate: !noMigrate, logger: logger)
+        }
     }
 }
 
