@@ -193,6 +193,9 @@ struct ManagementAPITests {
             let logins = try #require(
                 try Self.json(try await h.get("/api/v2/logs?q=type:%22s%22", headers: admin)) as? [[String: Any]])
             #expect(!logins.isEmpty && logins.allSatisfy { $0["type"] as? String == "s" })
+            // Auth0's code finds every event it stands for: the first login's user_created too.
+            let loginEvents = Set(logins.compactMap { ($0["details"] as? [String: Any])?["event"] as? String })
+            #expect(loginEvents == ["login", "user_created"], "\(loginEvents)")
             let userID = try #require(logins.first?["user_id"] as? String)
             let mine = try await h.get("/api/v2/users/\(userID.replacingOccurrences(of: "|", with: "%7C"))/logs", headers: admin)
             #expect((try Self.json(mine) as? [[String: Any]])?.allSatisfy { $0["user_id"] as? String == userID } == true)

@@ -19,11 +19,6 @@ extension LogBody {
         return types.isEmpty ? [filter] : types
     }
 
-    /// The first of Sesame's audit types Auth0's `code` stands for (`s` → `login`).
-    static func auditType(forCode code: String) -> String? {
-        AuditEventType.allCases.first { Self.code($0.rawValue) == code }?.rawValue
-    }
-
     /// Auth0's code for one of Sesame's audit types; `w` (a warning-level event) when
     /// Auth0 has none.
     static func code(_ type: String) -> String {
