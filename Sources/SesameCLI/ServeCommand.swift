@@ -33,6 +33,19 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let requested = await ServerConfiguration.requestedLogFormat(flags: flags, environment: environment)
         let output = ServeOutput(json: requested == "json")
+        do {
+            try await serve(environment: environment, output: output, started: started)
+        } catch let error where output.json && !(error is ExitCode) {
+            // Anything else that stops the start (a database out of reach, say) is one JSON line too.
+            output.error("sesame: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Starts, listens until SIGTERM or SIGINT, and stops; a busy port is one line and status 1.
+    private func serve(environment: [String: String], output: ServeOutput, started: ContinuousClock.Instant)
+        async throws
+    {
         let runtime = try await start(environment: environment, output: output)
         if let (host, port) = await runtime.configuration.busyListener() {
             try? await runtime.shutdown()

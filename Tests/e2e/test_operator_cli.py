@@ -193,6 +193,12 @@ def test_with_json_logs_every_line_is_json(sesame_factory, tmp_path):
     assert refused.returncode == 78
     [line] = [line for line in refused.stderr.splitlines() if line.strip()]
     assert "SESAME_POTR" in json.loads(line)["message"] and json.loads(line)["level"] == "error"
+    unreachable = serve(tmp_path / "unreachable", {
+        "SESAME_LOG_FORMAT": "json", "SESAME_DATABASE_URL": "postgres://nobody@127.0.0.1:1/none?sslmode=disable",
+        "SESAME_DATABASE_TIMEOUT": "1"})
+    assert unreachable.returncode == 1, (unreachable.stdout, unreachable.stderr)
+    lines = [json.loads(line) for line in (unreachable.stdout + unreachable.stderr).splitlines() if line.strip()]
+    assert lines and lines[-1]["level"] == "error" and lines[-1]["message"].startswith("sesame: ")
 
 
 def test_a_busy_port_gives_one_human_line(sesame, tmp_path):
