@@ -1,10 +1,12 @@
 public import ArgumentParser
+import SesameServer
 
 /// `sesame`: the server and its operator tools.
 public struct SesameCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sesame",
         abstract: "A self-hosted passwordless identity server that speaks Auth0's API and OpenID Connect.",
+        version: "sesame \(BuildInfo.description)",
         subcommands: [
             ServeCommand.self, OutboxCommand.self, AdminCommand.self, PasskeyCommand.self, LoginCommand.self,
             WhoamiCommand.self, LogoutCommand.self,
@@ -21,6 +23,9 @@ struct StorageOptions: ParsableArguments {
         help:
             "PostgreSQL URL, postgres://user:password@host:5432/db (SESAME_DATABASE_URL; default: SQLite in the data directory).")
     var database: String?
+
+    @Flag(help: "Say which database the command uses (on standard error).")
+    var verbose = false
 
     /// Flags by configuration key, for ``ServerConfiguration/load(flags:environment:)``.
     var flags: [String: String] {

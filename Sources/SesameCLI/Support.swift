@@ -6,10 +6,31 @@ import SesameParsers
 import SesameServer
 import SesameStorageSQL
 
-/// Opens the deployment's database for one command and closes it afterwards.
-func withStorage<T: Sendable>(_ options: StorageOptions, _ body: (SQLStorage) async throws -> T) async throws -> T {
+/// Opens the deployment's existing database for one command and closes it afterwards; a
+/// missing SQLite file is an error naming where it was looked for, never created. Failures
+/// name the database; `--verbose` names it in any case.
+/// - Parameter migrate: false leaves the schema as it is (`sesame admin migrate`).
+func withStorage<T: Sendable>(
+    _ options: StorageOptions, migrate: Bool = true, _ body: (SQLStorage) async throws -> T
+) async throws -> T {
     let configuration = try await CLIConfiguration.load(flags: options.flags)
-    return try await closing(try await SesameRuntime.openUnsealed(configuration, logger: .command), body)
+    let database = Banner.database(configuration)
+    if options.verbose { printError("database: \(database)") }
+    let storage: SQLStorage
+    do {
+        storage = try await CLIConfiguration.reporting {
+            try await SesameRuntime.openUnsealed(configuration, migrate: migrate, create: false, logger: .command)
+        }
+    } catch let error as MissingDatabaseError {
+        throw CommandFailure(error.description)
+    }
+    do {
+        return try await closing(storage, body)
+    } catch let error as CommandFailure {
+        throw CommandFailure("\(error.description) (database: \(database))")
+    } catch let error as SesameError {
+        throw CommandFailure("\(error.message) (database: \(database))")
+    }
 }
 
 extension Logger {
@@ -30,6 +51,17 @@ func closing<T: Sendable>(_ storage: SQLStorage, _ body: (SQLStorage) async thro
     } catch {
         try? await storage.shutdown()
         throw error
+    }
+}
+
+/// The `user_id` an option names: a `user_id` as given (a deleted user's still finds their
+/// audit events), an email address or a phone number looked up; nil for nil.
+func resolvedUserID(_ reference: String?, in store: SQLStorage) async throws -> String? {
+    guard let reference, User.parse(userID: reference) == nil else { return reference }
+    do {
+        return try await UserAdministration(storage: store, logger: .command).user(matching: reference).userID
+    } catch let error as SesameError {
+        throw CommandFailure(error.message)
     }
 }
 

@@ -70,7 +70,7 @@ public struct Sesame: Sendable {
             clock: clock, random: random, logger: logger)
         self.outbox = outbox
         self.deliveries = DeliveryAdministration(storage: storage, clock: clock)
-        self.adminTokens = AdminTokens(storage: storage, hasher: hasher, random: random)
+        self.adminTokens = AdminTokens(storage: storage, hasher: hasher, random: random, clock: clock)
         self.users = UserAdministration(storage: storage, clock: clock, logger: logger)
         self.applications = ApplicationAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.auditTrail = AuditTrail(storage: storage)

@@ -14,7 +14,7 @@ import SesameCore
         let text = String(decoding: bytes, as: UTF8.self)
         _ = UserSearch(query: text, limit: 10, offset: 0)
         var query = AuditQuery()
-        try? query.apply(search: text, auditType: { $0 == "s" ? "login" : nil })
+        try? query.apply(search: text, auditTypes: { $0 == "s" ? ["login", "user_created"] : [$0] })
         _ = RequestID.usable(text)
         _ = try? MessageTemplateSyntax.parse(text, name: "sms-code.text")
         _ = try? MessageTemplateSyntax.parse(text, name: "email-code.html")

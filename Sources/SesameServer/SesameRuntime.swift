@@ -31,15 +31,20 @@ public struct SesameRuntime: Sendable {
     /// What `serve` runs: `local` (the instance's own flags, environment and file) over the
     /// shared settings stored in the database it names, read through the storage the runtime
     /// then keeps (stored settings never choose the database).
-    /// - Parameter withStored: `local`'s sources read again with `stored` as the lowest one.
-    /// - Throws: ``ConfigurationError`` listing every problem of the combined configuration.
+    /// - Parameters:
+    ///   - withStored: `local`'s sources read again with `stored` as the lowest one.
+    ///   - migrate: false (`serve --no-migrate`) refuses a schema that is not already this
+    ///     binary's instead of migrating it.
+    /// - Throws: ``ConfigurationError`` listing every problem of the combined configuration;
+    ///   ``SchemaVersionError`` for a newer schema (or an older one without `migrate`).
     public static func start(
         _ local: ServerConfiguration, withStored: ([String: String]) async throws -> ServerConfiguration,
-        clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
+        migrate: Bool = true, clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
         logger: Logger = Logger(label: "sesame")
     ) async throws -> SesameRuntime {
-        let storage = try await openStorage(local, logger: logger)
+        let storage = try await openStorage(local, migrate: migrate, logger: logger)
         return try await closingOnFailure(storage) {
+            if !migrate { try await storage.requireCurrentSchema() }
             // Before the stored settings are read: they are sealed too.
             try await MasterKeySource.unseal(storage, local, generate: true, random: random, logger: logger)
             let stored = try await storage.storedSettings()
@@ -77,9 +82,11 @@ public struct SesameRuntime: Sendable {
 
     /// Opens the configured database without the first-start setup (for `sesame admin` and
     /// `sesame outbox`, which must not create keys), its secrets opened with the configured
-    /// master key.
-    public static func openUnsealed(_ configuration: ServerConfiguration, logger: Logger) async throws -> SQLStorage {
-        let storage = try await openStorage(configuration, logger: logger)
+    /// master key; `migrate` and `create` as for ``openStorage(_:migrate:create:logger:)``.
+    public static func openUnsealed(
+        _ configuration: ServerConfiguration, migrate: Bool = true, create: Bool = true, logger: Logger
+    ) async throws -> SQLStorage {
+        let storage = try await openStorage(configuration, migrate: migrate, create: create, logger: logger)
         return try await closingOnFailure(storage) {
             // Without a key the database opens all the same: most commands read no secret,
             // and one that does says the secrets are sealed.
@@ -101,7 +108,7 @@ public struct SesameRuntime: Sendable {
     public static func rotateMasterKey(
         _ configuration: ServerConfiguration, newKeyFile: String, logger: Logger
     ) async throws -> (old: String, new: String, replacedFile: String?) {
-        let storage = try await openStorage(configuration, logger: logger)
+        let storage = try await openStorage(configuration, create: false, logger: logger)
         return try await closingOnFailure(storage) {
             let rotated = try await MasterKeySource.rotate(
                 storage, configuration, newKeyFile: newKeyFile, random: SystemRandomSource())
@@ -117,21 +124,44 @@ public struct SesameRuntime: Sendable {
         return configuration.masterKeyFile ?? (FileManager.default.fileExists(atPath: path) ? path : nil)
     }
 
-    /// Opens the configured database as it is: sealed secrets stay closed.
-    public static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> SQLStorage {
+    /// Opens the configured database as it is, without the first-start setup: sealed secrets
+    /// stay closed.
+    /// - Parameters:
+    ///   - migrate: false leaves the schema as it is (`sesame admin migrate`).
+    ///   - create: false refuses an SQLite file that does not exist instead of creating it
+    ///     (every command but `serve`: one run in the wrong directory must not make a new,
+    ///     empty deployment).
+    /// - Throws: ``MissingDatabaseError`` without `create` when there is no SQLite file.
+    public static func openStorage(
+        _ configuration: ServerConfiguration, migrate: Bool = true, create: Bool = true, logger: Logger
+    ) async throws -> SQLStorage {
         if let url = configuration.databaseURL {
             return try await SQLStorage.postgres(
                 url: url, maxConnections: configuration.databasePoolSize, timeout: .seconds(configuration.databaseTimeout),
-                preparedStatements: configuration.databasePreparedStatements, logger: logger)
+                preparedStatements: configuration.databasePreparedStatements, migrate: migrate, logger: logger)
+        }
+        guard create || FileManager.default.fileExists(atPath: configuration.sqlitePath) else {
+            throw MissingDatabaseError(path: configuration.sqlitePath)
         }
         try DataDirectory.prepare(
             directory: configuration.databasePath == nil ? configuration.dataDirectory : nil,
             database: configuration.sqlitePath, logger: logger)
-        return try await SQLStorage.sqlite(path: configuration.sqlitePath, logger: logger)
+        return try await SQLStorage.sqlite(path: configuration.sqlitePath, migrate: migrate, logger: logger)
     }
 
     /// Closes the database.
     public func shutdown() async throws {
         try await storage.shutdown()
+    }
+}
+
+/// No SQLite database where the configuration points, for a command that must not create one.
+public struct MissingDatabaseError: Error, CustomStringConvertible {
+    /// The file looked for.
+    public let path: String
+
+    public var description: String {
+        "no database at \(path): give the deployment's --data-dir (or --database, --config), "
+            + "or start `sesame serve` there once to create it"
     }
 }

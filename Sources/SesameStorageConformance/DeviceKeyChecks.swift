@@ -90,7 +90,16 @@ enum DeviceKeyChecks {
             try await store.deleteAdminToken(id: "adm_1")
             try await expect(try await store.adminToken(hashes: [[3, 3]]) == nil, "deleted tokens stop working")
             try await expectStorageError(.notFound()) { try await store.deleteAdminToken(id: "adm_1") }
-        }
+        },
+        ConformanceCheck("admin tokens: the expiry round-trips; none means none") { store, clock in
+            let expiring = AdminToken(
+                id: "adm_2", name: "temporary", tokenHash: [4], createdAt: clock.now(), scopes: ["read:logs"],
+                expiresAt: clock.now().addingTimeInterval(3600))
+            try await store.createAdminToken(expiring)
+            try await expect(try await store.adminToken(hashes: [[4]]) == expiring, "read back with its expiry")
+            try await store.createAdminToken(AdminToken(id: "adm_3", name: "forever", tokenHash: [5], createdAt: clock.now()))
+            try await expect(try await store.adminToken(hashes: [[5]])?.expiresAt == nil, "no expiry stays none")
+        },
     ]
 }
 

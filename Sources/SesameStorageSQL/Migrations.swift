@@ -17,7 +17,7 @@ enum Migrations {
     static let all: [Migration] = [
         initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests, deliveries, webhooks,
         messageTemplates, auditIndexes, management, codeVerification, codeFamilies, linkRequestOrigin,
-        challengeRetries, auditAggregation, sealing, hmacRotation,
+        challengeRetries, auditAggregation, sealing, hmacRotation, adminTokenExpiry,
     ]
 
     /// Instants are integer milliseconds, booleans 0/1 and hashes raw bytes in both
@@ -113,15 +113,20 @@ extension SQLStorage {
         try await db.raw("SELECT pg_advisory_xact_lock(7365616)").run()
     }
 
-    /// Applies the migrations that have not run yet, each in its own transaction.
-    func migrate() async throws {
+    /// Applies the migrations that have not run yet, each in its own transaction; refuses a
+    /// database a newer binary migrated (``SchemaVersionError``), before changing anything.
+    /// - Returns: the ids applied now.
+    @discardableResult
+    public func migrate() async throws -> [String] {
         let flavor = executor.flavor
         try await executor.transaction { db in
             try await Self.serializeMigrations(db, flavor)
             try await db.raw("CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)")
                 .run()
         }
-        for migration in Migrations.all {
+        let status = try await schemaStatus()
+        guard status.unknown.isEmpty else { throw SchemaVersionError.newer(status) }
+        for migration in Migrations.all where status.pending.contains(migration.id) {
             try await executor.transaction { db in
                 try await Self.serializeMigrations(db, flavor)
                 let done = try await db.raw("SELECT id FROM schema_migrations WHERE id = \(bind: migration.id)").first()
@@ -132,5 +137,6 @@ extension SQLStorage {
                 ).run()
             }
         }
+        return status.pending
     }
 }

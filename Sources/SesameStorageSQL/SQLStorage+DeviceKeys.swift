@@ -124,9 +124,9 @@ extension SQLStorage: AdminTokenRepository {
         try await executor.write { db in
             try await db.raw(
                 """
-                INSERT INTO admin_tokens (id, name, token_hash, created_at, scopes) VALUES (\(bind: token.id),
+                INSERT INTO admin_tokens (id, name, token_hash, created_at, scopes, expires_at) VALUES (\(bind: token.id),
                 \(bind: token.name), \(bind: Data(token.tokenHash)), \(bind: token.createdAt.sqlValue),
-                \(bind: token.scopes.joined(separator: " ")))
+                \(bind: token.scopes.joined(separator: " ")), \(bind: token.expiresAt?.sqlValue))
                 """
             ).run()
         }
@@ -159,6 +159,7 @@ extension SQLStorage: AdminTokenRepository {
     private static func adminToken(from row: any SQLRow) throws -> AdminToken {
         AdminToken(
             id: try row.string("id"), name: try row.string("name"), tokenHash: try row.bytes("token_hash"),
-            createdAt: try row.date("created_at"), scopes: try row.string("scopes").split(separator: " ").map(String.init))
+            createdAt: try row.date("created_at"), scopes: try row.string("scopes").split(separator: " ").map(String.init),
+            expiresAt: try row.optionalDate("expires_at"))
     }
 }

@@ -278,6 +278,7 @@ extension SQLStorage: EventRepository {
             var conditions: [SQLQueryString] = []
             if let userID = query.userID { conditions.append("user_id = \(bind: userID)") }
             if let type = query.type { conditions.append("type = \(bind: type)") }
+            if let types = query.types { conditions.append(types.isEmpty ? "1 = 0" : "type IN (\(binds: types))") }
             if let since = query.since { conditions.append("at >= \(bind: since.sqlValue)") }
             let filter: SQLQueryString = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             return try await db.raw(

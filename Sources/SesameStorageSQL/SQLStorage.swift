@@ -23,11 +23,25 @@ public final class SQLStorage: Sendable {
     }
 
     /// Opens (creating if needed) an SQLite database file and brings its schema up to date.
-    /// - Parameter path: the file, or nil for a private in-memory database (tests).
-    public static func sqlite(path: String?, logger: Logger = Logger(label: "sesame.sqlite")) async throws -> SQLStorage {
+    /// - Parameters:
+    ///   - path: the file, or nil for a private in-memory database (tests).
+    ///   - migrate: false leaves the schema as it is (`sesame admin migrate`, `serve --no-migrate`).
+    public static func sqlite(
+        path: String?, migrate: Bool = true, logger: Logger = Logger(label: "sesame.sqlite")
+    ) async throws -> SQLStorage {
         let storage = SQLStorage(executor: try await SQLiteExecutor.open(path: path, logger: logger))
-        try await storage.migrate()
+        if migrate { try await storage.migrating() }
         return storage
+    }
+
+    /// Migrates, closing the connections when that fails (a refused newer schema included).
+    private func migrating() async throws {
+        do {
+            try await migrate()
+        } catch {
+            try? await shutdown()
+            throw error
+        }
     }
 
     /// Connects to PostgreSQL and brings its schema up to date; instances that start
@@ -40,9 +54,10 @@ public final class SQLStorage: Sendable {
     ///   - preparedStatements: whether statements run as named prepared statements, planned
     ///     once per connection (`database_prepared_statements`; off for a pooler that cannot
     ///     keep them, such as PgBouncer before 1.21 in transaction mode).
+    ///   - migrate: false leaves the schema as it is (`sesame admin migrate`, `serve --no-migrate`).
     public static func postgres(
         url: String, maxConnections: Int = 20, schema: String? = nil, timeout: Duration = .seconds(5),
-        preparedStatements: Bool = true, logger: Logger = Logger(label: "sesame.postgres")
+        preparedStatements: Bool = true, migrate: Bool = true, logger: Logger = Logger(label: "sesame.postgres")
     ) async throws -> SQLStorage {
         let executor = try PostgresExecutor.open(
             url: url, maxConnections: maxConnections, searchPath: schema, timeout: timeout,
@@ -55,7 +70,7 @@ public final class SQLStorage: Sendable {
                 try await db.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
             }
         }
-        try await storage.migrate()
+        if migrate { try await storage.migrating() }
         try await executor.learnIsolation()
         return storage
     }

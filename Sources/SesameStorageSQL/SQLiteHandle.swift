@@ -29,17 +29,23 @@ final class SQLiteHandle: Sendable {
     /// Opens `path` (nil: a private in-memory database), waiting up to `busyTimeout` ms for
     /// another process's write lock.
     init(path: String?, busyTimeout: Int32 = 5_000) throws {
-        var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-        let opened = sqlite_nio_sqlite3_open_v2(path ?? ":memory:", &connection, flags, nil)
+        let connection = try Self.openConnection(path ?? ":memory:", flags: flags, busyTimeout: busyTimeout)
+        sqlite_nio_sqlite3_extended_result_codes(connection, 1)
+        state = Mutex(State(connection: connection))
+    }
+
+    /// A raw connection to `path` opened with `flags`, which the caller closes.
+    static func openConnection(_ path: String, flags: Int32, busyTimeout: Int32 = 5_000) throws -> OpaquePointer {
+        var connection: OpaquePointer?
+        let opened = sqlite_nio_sqlite3_open_v2(path, &connection, flags, nil)
         guard opened == SQLITE_OK, let connection else {
             let message = connection.flatMap { sqlite_nio_sqlite3_errmsg($0).map { String(cString: $0) } } ?? "cannot open"
             sqlite_nio_sqlite3_close(connection)
             throw SQLiteFailure(code: opened, message: message)
         }
         sqlite_nio_sqlite3_busy_timeout(connection, busyTimeout)
-        sqlite_nio_sqlite3_extended_result_codes(connection, 1)
-        state = Mutex(State(connection: connection))
+        return connection
     }
 
     /// Runs `sql` with `binds`, passing each result row to `onRow`.

@@ -8,6 +8,7 @@ struct CLITests {
     func apps() async throws {
         let directory = Sesame.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        await RunningServer.startAndStop(directory)  // admin commands never create the database
         let created = try #require(
             try await Sesame.json(
                 [

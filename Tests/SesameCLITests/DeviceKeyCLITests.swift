@@ -8,8 +8,11 @@ struct DeviceKeyCLITests {
     func managementToken() async throws {
         let directory = Sesame.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        await RunningServer.startAndStop(directory)  // admin commands never create the database
         let created = try #require(
-            try await Sesame.json(["admin", "tokens", "create", "--name", "ci", "--json", "--data-dir", directory])
+            try await Sesame.json([
+                "admin", "tokens", "create", "--name", "ci", "--all-scopes", "--json", "--data-dir", directory,
+            ])
                 as? [String: Any])
         let token = try #require(created["token"] as? String)
         let id = try #require(created["id"] as? String)

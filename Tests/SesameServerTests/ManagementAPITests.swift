@@ -46,6 +46,27 @@ struct ManagementAPITests {
         }
     }
 
+    /// Attack: a management token handed out for a day (a contractor's, a CI job's) and leaked
+    /// or forgotten keeps every power it had for ever; made with a lifetime, it stops at its expiry.
+    @Test("an expired management token is refused like a deleted one")
+    func expiredTokenRefused() async throws {
+        try await Harness.run { h in
+            let (token, record) = try await h.sesame.adminTokens.create(
+                name: "temporary", scopes: ["read:users"], lifetime: 3600, at: h.clock.now())
+            #expect(abs((record.expiresAt ?? .distantPast).timeIntervalSince(h.clock.now()) - 3600) < 0.001)
+            let headers: HTTPFields = [.authorization: "Bearer \(token)"]
+            #expect(try await h.get("/api/v2/users", headers: headers).status == .ok)
+            h.clock.advance(by: 3599)
+            #expect(try await h.get("/api/v2/users", headers: headers).status == .ok)
+            h.clock.advance(by: 1)
+            let refused = try await h.get("/api/v2/users", headers: headers)
+            #expect(refused.status == .unauthorized && refused.error?.error == "invalid_token")
+            await #expect(throws: SesameError.self) {
+                _ = try await h.sesame.adminTokens.create(name: "never", lifetime: 0, at: h.clock.now())
+            }
+        }
+    }
+
     @Test("users: pages with totals, q by email, phone or text, users-by-email, one user in Auth0's shape")
     func listAndSearch() async throws {
         try await Harness.run { h in
@@ -172,6 +193,9 @@ struct ManagementAPITests {
             let logins = try #require(
                 try Self.json(try await h.get("/api/v2/logs?q=type:%22s%22", headers: admin)) as? [[String: Any]])
             #expect(!logins.isEmpty && logins.allSatisfy { $0["type"] as? String == "s" })
+            // Auth0's code finds every event it stands for: the first login's user_created too.
+            let loginEvents = Set(logins.compactMap { ($0["details"] as? [String: Any])?["event"] as? String })
+            #expect(loginEvents == ["login", "user_created"], "\(loginEvents)")
             let userID = try #require(logins.first?["user_id"] as? String)
             let mine = try await h.get("/api/v2/users/\(userID.replacingOccurrences(of: "|", with: "%7C"))/logs", headers: admin)
             #expect((try Self.json(mine) as? [[String: Any]])?.allSatisfy { $0["user_id"] as? String == userID } == true)

@@ -6,6 +6,7 @@ import JWTKit
 import NIOFoundationEssentialsCompat
 import SesameAPI
 import SesameCore
+import SesameServer
 import SesameStorageConformance
 import SesameWebAuthn
 import Testing
@@ -115,11 +116,13 @@ struct OIDCTests {
         }
     }
 
-    @Test("/health answers ok")
+    @Test("/health answers ok with the version and commit running")
     func health() async throws {
         try await Harness.run { h in
             let response = try await h.get("/health")
-            #expect(response.text == "{\"status\":\"ok\"}")
+            #expect(
+                response.text
+                    == "{\"commit\":\"\(BuildInfo.commit)\",\"status\":\"ok\",\"version\":\"\(BuildInfo.version)\"}")
         }
     }
 }

@@ -82,6 +82,14 @@ def sesame_binary() -> Path:
     return path
 
 
+def run_sesame(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``sesame ARGS`` with no server: the caller's environment without its SESAME_* variables,
+    plus ``env``."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SESAME_")}
+    clean.update(env or {})
+    return subprocess.run([str(sesame_binary()), *args], env=clean, capture_output=True, text=True, timeout=timeout)
+
+
 @dataclass
 class SesameServer:
     """A running ``sesame serve`` process and helpers to drive it."""

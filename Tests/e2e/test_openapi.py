@@ -181,13 +181,13 @@ def test_the_server_serves_this_document(sesame):
 
 def management_token(server) -> str:
     """A management token with every Management API scope, or (a binary without `--scope`)
-    a plain one."""
+    one with all of them."""
     scoped = ["admin", "tokens", "create", "--name", "schemathesis"]
     for scope in MANAGEMENT_SCOPES:
         scoped += ["--scope", scope]
     result = server.cli(*scoped, "--json", check=False)
     if result.returncode != 0:
-        result = server.cli("admin", "tokens", "create", "--name", "schemathesis", "--json")
+        result = server.cli("admin", "tokens", "create", "--name", "schemathesis", "--all-scopes", "--json")
     token = json.loads(result.stdout)["token"]
     assert token.startswith("sadm_"), token
     return token

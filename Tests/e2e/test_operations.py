@@ -1,12 +1,16 @@
 """Operating `sesame serve`: Prometheus metrics read by a real parser (prometheus_client),
-JSON logs that follow a request by its id and never carry a code or an address, and a
-SIGTERM under load that fails no request."""
+JSON logs that follow a request by its id and never carry a code or an address, a
+SIGTERM under load that fails no request, and one version reported everywhere."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import signal
+import sqlite3
+import subprocess
 import socket
 import threading
 import time
@@ -15,10 +19,12 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import free_port
+from conftest import free_port, run_sesame
 from flows import code_in_mail, read_jsonl, sign_in, start_code, tokens_for_code
 
 METRICS_TOKEN = "metrics-token-0123456789"
+#: `sesame --version`: a semantic version (`-dev` for a development build) and the commit.
+VERSION_RE = re.compile(r"sesame (\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?) \(commit (\S+)\)")
 
 
 def families(text: str) -> dict:
@@ -70,7 +76,7 @@ def test_metrics_stay_off_the_public_port_unless_asked(sesame_factory):
     text = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
     assert "sesame_http_requests_total" in families(text)["sesame_http_requests"].samples[0].name
     assert requests.get(server.url("/health/live"), timeout=10).json() == {"status": "ok"}
-    assert requests.get(server.url("/health/ready"), timeout=10).json() == {"status": "ok"}
+    assert requests.get(server.url("/health/ready"), timeout=10).json()["status"] == "ok"
 
 
 def test_json_logs_follow_a_request_and_hide_secrets(sesame_factory, helper, tmp_path):
@@ -166,3 +172,61 @@ def test_sigterm_under_load_fails_no_request(sesame_factory):
     assert exit_code == 0 and 2 <= took < 15
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+
+
+@pytest.mark.sesame_env(SESAME_METRICS_TOKEN=METRICS_TOKEN)
+def test_one_version_everywhere(sesame):
+    """`sesame --version` prints a semantic version and the commit; /health/ready and
+    /health name the same, and so does the `sesame_build_info` metric (Prometheus's info idiom:
+    a gauge of 1 whose labels say what runs), so an operator can tell which build answers."""
+    printed = subprocess.run([str(sesame.binary), "--version"], capture_output=True, text=True, timeout=30)
+    assert printed.returncode == 0, printed.stderr
+    match = VERSION_RE.fullmatch(printed.stdout.strip())
+    assert match, printed.stdout
+    version, commit = match.groups()
+    for path in ("/health/ready", "/health"):
+        assert requests.get(sesame.url(path), timeout=10).json() == {"status": "ok", "version": version, "commit": commit}
+    text = requests.get(sesame.url("/metrics"), headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=10).text
+    info = families(text)["sesame_build_info"]
+    assert info.type == "gauge"
+    assert [(s.labels, s.value) for s in info.samples] == [({"version": version, "commit": commit}, 1.0)]
+
+
+def test_a_newer_schema_is_refused_naming_both_versions(sesame):
+    """A database migrated by a newer Sesame (here: one extra migration this binary does not
+    know) stops `serve` with status 78 before anything is changed, naming the database's schema
+    version and this binary's; `admin migrate up` refuses it too, and `status` shows it."""
+    status = sesame.cli_json("admin", "migrate", "status")
+    known, last = status["binary_version"], status["applied"][-1]
+    assert status["database_version"] == known and status["pending"] == [] and status["unknown"] == []
+    sesame.stop()
+    with contextlib.closing(sqlite3.connect(sesame.data_dir / "sesame.sqlite")) as db, db:
+        db.execute("INSERT INTO schema_migrations (id, applied_at) VALUES ('9999_from_a_newer_sesame', 0)")
+    refused = run_sesame("serve", "--port", "0", "--data-dir", str(sesame.data_dir))
+    assert refused.returncode == 78, (refused.stdout, refused.stderr)
+    assert f"version {known + 1} (9999_from_a_newer_sesame)" in refused.stderr, refused.stderr
+    assert f"version {known} ({last})" in refused.stderr, refused.stderr
+    assert "Sesame is listening" not in refused.stdout
+    up = sesame.cli("admin", "migrate", "up", check=False)
+    assert up.returncode == 78 and "newer" in up.stderr, (up.stdout, up.stderr)
+    after = sesame.cli_json("admin", "migrate", "status")
+    assert after["unknown"] == ["9999_from_a_newer_sesame"] and after["database_version"] == known + 1
+
+
+def test_no_migrate_leaves_migrating_to_its_own_step(sesame_factory, tmp_path):
+    """`serve --no-migrate` refuses a schema that is not yet this version's and says to run
+    `sesame admin migrate up`, which applies every migration; then `--no-migrate` starts."""
+    data = tmp_path / "upgraded"
+    refused = run_sesame("serve", "--port", "0", "--data-dir", str(data), "--no-migrate")
+    assert refused.returncode == 78, (refused.stdout, refused.stderr)
+    assert "sesame admin migrate up" in refused.stderr and "version 0" in refused.stderr, refused.stderr
+    status = json.loads(run_sesame("admin", "migrate", "status", "--json", "--data-dir", str(data)).stdout)
+    assert status["database_version"] == 0 and status["applied"] == []
+    assert len(status["pending"]) == status["binary_version"] and status["pending"][0] == "0001_initial"
+    up = run_sesame("admin", "migrate", "up", "--data-dir", str(data))
+    assert up.returncode == 0 and "applied 0001_initial" in up.stdout, (up.stdout, up.stderr)
+    assert f"schema version {status['binary_version']}" in up.stdout
+    again = run_sesame("admin", "migrate", "up", "--data-dir", str(data))
+    assert again.returncode == 0 and "applied" not in again.stdout
+    server = sesame_factory(args=("--no-migrate",), name="upgraded")
+    assert requests.get(server.url("/health/ready"), timeout=10).json()["status"] == "ok"

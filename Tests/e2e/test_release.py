@@ -35,7 +35,8 @@ pytestmark = pytest.mark.skipif(
 
 RESOURCES = "Sesame_SesameServer.resources"
 #: What an operator finds in the unpacked folder (scripts/release, INSTALL.md).
-CONTENTS = ["sesame", RESOURCES, "README.md", "LICENSE", "INSTALL.md", "deploy/sesame.service", "deploy/sesame.json"]
+CONTENTS = ["sesame", RESOURCES, "README.md", "LICENSE", "CHANGELOG.md", "INSTALL.md", "deploy/sesame.service",
+            "deploy/sesame.json"]
 #: Appended to the unpacked stylesheet, so a page served with it proves the server read the
 #: resources beside the binary (the binary would otherwise fall back to its build folder,
 #: which exists on the machine that built it).
@@ -107,6 +108,21 @@ def test_the_tarball_holds_what_install_md_lists(unpacked):
         assert line in unit.splitlines(), f"the unit lacks {line}"
 
 
+def test_the_name_the_binary_and_the_changelog_agree_on_the_version(unpacked):
+    """The tarball is named for the version the binary reports (`sesame --version`: the tag's
+    version, or the checked-in one with -dev, and the commit), and CHANGELOG.md has its entry."""
+    printed = subprocess.run(["./sesame", "--version"], cwd=unpacked, capture_output=True, text=True, timeout=30)
+    match = re.fullmatch(r"sesame (\S+) \(commit (\S+)\)", printed.stdout.strip())
+    assert match, (printed.returncode, printed.stdout, printed.stderr)
+    version, commit = match.groups()
+    assert unpacked.name == f"sesame-{version}-linux-{platform.machine()}"
+    assert re.fullmatch(r"\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?", version), version
+    assert commit != "unknown", "scripts/release passes the commit to the build"
+    released = re.split(r"[-+]", version)[0]
+    assert f"## [{released}]" in (unpacked / "CHANGELOG.md").read_text()
+    assert f"Built from commit {commit}" in (unpacked / "INSTALL.md").read_text()
+
+
 def test_the_binary_needs_no_swift_shared_library(unpacked):
     linked = subprocess.run(["ldd", str(unpacked / "sesame")], capture_output=True, text=True, check=True).stdout
     assert "not found" not in linked, linked
@@ -155,7 +171,7 @@ def test_the_sample_configuration_starts(unpacked, tmp_path):
         assert re.search(r"email codes:\s+smtp", banner), banner
         # A public server (https issuer, a trusted proxy) never prints SMS codes to its log.
         assert re.search(r"sms codes:\s+none: refused", banner), banner
-        assert requests.get(server.url("/health"), timeout=10).json() == {"status": "ok"}
+        assert requests.get(server.url("/health"), timeout=10).json()["status"] == "ok"
     finally:
         server.stop()
     assert server.process.returncode == 0, f"SIGTERM should end serve cleanly, got {server.process.returncode}"

@@ -7,11 +7,12 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract:
-            "Manage applications, connections, users, passkeys, device credentials, management tokens, deliveries, webhooks, message templates, signing keys and shared settings; move to PostgreSQL.",
+            "Manage applications, connections, users, passkeys, device credentials, management tokens, deliveries, webhooks, message templates, signing keys and shared settings; migrate, back up and restore; move to PostgreSQL.",
         subcommands: [
             AppsCommand.self, ConnectionsCommand.self, UsersCommand.self, PasskeysCommand.self, TokensCommand.self,
             DevicesCommand.self, SessionsCommand.self, DeliveriesCommand.self, WebhooksCommand.self, TemplatesCommand.self,
             AuditCommand.self,
-            KeysCommand.self, SettingsCommand.self, MigrateToPostgresCommand.self,
+            KeysCommand.self, SettingsCommand.self, MigrateCommand.self, BackupCommand.self, RestoreCommand.self,
+            MigrateToPostgresCommand.self,
         ])
 }

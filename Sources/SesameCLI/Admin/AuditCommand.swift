@@ -13,8 +13,10 @@ struct AuditCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List audit events, newest first.")
         @OptionGroup var storage: StorageOptions
-        @Option(help: "Only this user's events (user_id, e.g. email|5f3c…).") var user: String?
-        @Option(help: "Only this event type (login, otp_failed, user_blocked, …).") var type: String?
+        @Option(help: "Only this user's events (user_id, e.g. email|5f3c…, email address or phone number).")
+        var user: String?
+        @Option(help: "Only this type: Sesame's event (login, otp_failed, user_blocked, …) or Auth0's code (s, fp, sapi, …).")
+        var type: String?
         @Option(help: "Only events at or after this time (ISO 8601, e.g. 2026-11-26T00:00:00Z).") var since: String?
         @Option(help: "At most this many (1–1000).") var limit = 50
         @Flag(help: "Print a JSON array.") var json = false
@@ -24,8 +26,13 @@ struct AuditCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let query = AuditQuery(userID: user, type: type, since: since.flatMap(ISO8601.date), limit: limit)
-            let events = try await withStorage(storage) { try await AuditTrail(storage: $0).list(query) }
+            let (user, type, since, limit) = (user, type, since.flatMap(ISO8601.date), limit)
+            let events = try await withStorage(storage) { store in
+                let query = AuditQuery(
+                    userID: try await resolvedUserID(user, in: store), types: type.map(LogBody.auditTypes(matching:)),
+                    since: since, limit: limit)
+                return try await AuditTrail(storage: store).list(query)
+            }
             if json { return try printJSON(events.map(LogBody.init)) }
             for event in events {
                 let who = [event.userID, event.clientID, event.ip].compactMap { $0 }.joined(separator: " ")

@@ -14,14 +14,15 @@ struct DevicesCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List device credentials.")
         @OptionGroup var storage: StorageOptions
-        @Option(name: .customLong("user"), help: "Only this user_id.") var userID: String?
+        @Option(name: .customLong("user"), help: "Only this user (user_id, email address or phone number).")
+        var userID: String?
         @Option(name: .customLong("client"), help: "Only this client_id.") var clientID: String?
         @Flag(help: "Print a JSON array.") var json = false
 
         func run() async throws {
             let (userID, clientID) = (userID, clientID)
-            let credentials = try await withStorage(storage) {
-                try await $0.deviceCredentials(userID: userID, clientID: clientID)
+            let credentials = try await withStorage(storage) { store in
+                try await store.deviceCredentials(userID: try await resolvedUserID(userID, in: store), clientID: clientID)
             }
             if json { return try printJSON(credentials.map(DeviceCredentialBody.init)) }
             for credential in credentials {

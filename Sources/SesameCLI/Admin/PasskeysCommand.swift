@@ -12,12 +12,15 @@ struct PasskeysCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List a user's passkeys.")
         @OptionGroup var storage: StorageOptions
-        @Option(help: "The user_id, e.g. email|0123abcd….") var user: String
+        @Option(help: "The user: a user_id (email|0123abcd…), an email address or a phone number.") var user: String
         @Flag(help: "Print a JSON array.") var json = false
 
         func run() async throws {
-            guard let (_, id) = User.parse(userID: user) else { throw ValidationError("--user must be a user_id like email|…") }
-            let passkeys = try await withStorage(storage) { try await $0.passkeys(userID: id) }
+            let passkeys = try await withStorage(storage) { [user] store in
+                let userID = try await resolvedUserID(user, in: store) ?? user
+                guard let (_, id) = User.parse(userID: userID) else { throw CommandFailure("No user \(user).") }
+                return try await store.passkeys(userID: id)
+            }
             if json { return try printJSON(passkeys.map(AdminPasskeyBody.init)) }
             for passkey in passkeys {
                 print(

@@ -14,14 +14,15 @@ struct SessionsCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List live sessions, newest first.")
         @OptionGroup var storage: StorageOptions
-        @Option(name: .customLong("user"), help: "Only this user_id.") var userID: String?
+        @Option(name: .customLong("user"), help: "Only this user (user_id, email address or phone number).")
+        var userID: String?
         @Option(help: "At most this many.") var limit = 100
         @Flag(help: "Print a JSON array.") var json = false
 
         func run() async throws {
             let (userID, limit) = (userID, limit)
-            let sessions = try await withSessions(storage) { sessions in
-                if let userID { return try await sessions.list(userID: userID) }
+            let sessions = try await withSessions(storage) { sessions, store in
+                if let userID = try await resolvedUserID(userID, in: store) { return try await sessions.list(userID: userID) }
                 return try await sessions.listAll(limit: limit)
             }
             if json { return try printJSON(sessions.map { SessionBody($0) }) }
@@ -39,7 +40,8 @@ struct SessionsCommand: AsyncParsableCommand {
             abstract: "End a session (or every session of a user with --user); the browser must sign in again.")
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The session id.") var id: String?
-        @Option(name: .customLong("user"), help: "End every session of this user_id.") var userID: String?
+        @Option(name: .customLong("user"), help: "End every session of this user (user_id, email address or phone number).")
+        var userID: String?
 
         func validate() throws {
             guard (id == nil) != (userID == nil) else { throw ValidationError("give a session id or --user, not both") }
@@ -47,8 +49,10 @@ struct SessionsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (id, userID) = (id, userID)
-            let ended = try await withSessions(storage) { sessions in
-                if let userID { return try await sessions.revokeAll(userID: userID) }
+            let ended = try await withSessions(storage) { sessions, store in
+                if let userID = try await resolvedUserID(userID, in: store) {
+                    return try await sessions.revokeAll(userID: userID)
+                }
                 try await sessions.revoke(id: id ?? "", userID: nil)
                 return 1
             }
@@ -59,14 +63,14 @@ struct SessionsCommand: AsyncParsableCommand {
 
 /// Runs `body` with the browser sessions of the configured storage and settings.
 private func withSessions<T: Sendable>(
-    _ options: StorageOptions, _ body: @escaping @Sendable (SessionAdministration) async throws -> T
+    _ options: StorageOptions, _ body: @escaping @Sendable (SessionAdministration, SQLStorage) async throws -> T
 )
     async throws -> T
 {
     let configuration = try await CLIConfiguration.load(flags: options.flags)
     do {
         return try await withStorage(options) { store in
-            try await body(SessionAdministration(storage: store, settings: configuration.settings, logger: .command))
+            try await body(SessionAdministration(storage: store, settings: configuration.settings, logger: .command), store)
         }
     } catch let error as SesameError {
         throw CommandFailure(error.message)

@@ -18,7 +18,32 @@ struct SettingsCommand: AsyncParsableCommand {
             settings, defaults. Instances read them when they start: restart them (one at a time) to apply \
             a change.
             """,
-        subcommands: [List.self, Assign.self, Unset.self, Keys.self])
+        subcommands: [List.self, Show.self, Assign.self, Unset.self, Keys.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Every effective setting of this instance and where it came from (secrets masked).",
+            discussion: "Sources: flag, environment, file, database (these shared settings) or default.")
+        @OptionGroup var storage: StorageOptions
+        @Flag(help: "Print a JSON array.") var json = false
+
+        func run() async throws {
+            let flags = storage.flags
+            let stored = try await withStorage(storage) { try await $0.storedSettings() }
+            let settings = try await CLIConfiguration.reporting {
+                try await ServerConfiguration.effectiveSettings(
+                    flags: flags, environment: ProcessInfo.processInfo.environment, stored: stored)
+            }
+            if json { return try printJSON(settings) }
+            let width = settings.map(\.key.count).max() ?? 0
+            for setting in settings {
+                let key = setting.key.padding(toLength: width, withPad: " ", startingAt: 0)
+                print(
+                    "\(key)  \(setting.source.padding(toLength: 11, withPad: " ", startingAt: 0))  \(setting.value ?? "(none)")")
+            }
+        }
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List stored settings (secrets masked).")

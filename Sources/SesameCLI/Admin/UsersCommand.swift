@@ -27,10 +27,14 @@ struct UsersCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a user's profile as JSON.")
         @OptionGroup var storage: StorageOptions
-        @Argument(help: "The user_id, e.g. email|5f…") var userID: String
+        @Argument(help: "The user: a user_id (email|5f…), an email address or a phone number.") var userID: String
+        @Flag(help: "Print JSON (as without it: the profile is JSON).") var json = false
 
         func run() async throws {
-            try printJSON(UserProfileBody(try await findUser(userID, storage)))
+            let user = try await administer(storage, with: UserAdministration.self) { [userID] in
+                try await $0.user(matching: userID)
+            }
+            try printJSON(UserProfileBody(user))
         }
     }
 
@@ -38,22 +42,26 @@ struct UsersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "block", abstract: "Block a user: no codes, no tokens, refresh tokens revoked.")
         @OptionGroup var storage: StorageOptions
-        @Argument var userID: String
+        @Argument(help: "The user: a user_id (email|5f…), an email address or a phone number.") var userID: String
 
         func run() async throws {
-            _ = try await administer(storage, with: UserAdministration.self) { try await $0.block(userID) }
-            print("blocked \(userID)")
+            let user = try await administer(storage, with: UserAdministration.self) { [userID] in
+                try await $0.block(try await $0.user(matching: userID).userID)
+            }
+            print("blocked \(user.userID)")
         }
     }
 
     struct Unblock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "unblock", abstract: "Unblock a user.")
         @OptionGroup var storage: StorageOptions
-        @Argument var userID: String
+        @Argument(help: "The user: a user_id (email|5f…), an email address or a phone number.") var userID: String
 
         func run() async throws {
-            _ = try await administer(storage, with: UserAdministration.self) { try await $0.unblock(userID) }
-            print("unblocked \(userID)")
+            let user = try await administer(storage, with: UserAdministration.self) { [userID] in
+                try await $0.unblock(try await $0.user(matching: userID).userID)
+            }
+            print("unblocked \(user.userID)")
         }
     }
 
@@ -61,17 +69,17 @@ struct UsersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete", abstract: "Delete a user and revoke their refresh tokens.")
         @OptionGroup var storage: StorageOptions
-        @Argument var userID: String
+        @Argument(help: "The user: a user_id (email|5f…), an email address or a phone number.") var userID: String
 
         func run() async throws {
-            try await administer(storage, with: UserAdministration.self) { try await $0.delete(userID) }
-            print("deleted \(userID)")
+            let deleted = try await administer(storage, with: UserAdministration.self) { [userID] in
+                let user = try await $0.user(matching: userID)
+                try await $0.delete(user.userID)
+                return user.userID
+            }
+            print("deleted \(deleted)")
         }
     }
-}
-
-private func findUser(_ userID: String, _ storage: StorageOptions) async throws -> User {
-    try await administer(storage, with: UserAdministration.self) { try await $0.user(userID) }
 }
 
 extension UserProfileBody {

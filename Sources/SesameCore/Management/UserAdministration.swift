@@ -25,6 +25,28 @@ public struct UserAdministration: Sendable {
         return user
     }
 
+    /// The user `reference` names: an Auth0 `user_id` (`email|5f…`), an email address or an
+    /// E.164 phone number (as the operator knows them), compared as logins compare them.
+    /// - Throws: 404 `not_found` for no such user; 400 when an address names several users
+    ///   (give the `user_id`).
+    public func user(matching reference: String) async throws -> User {
+        if User.parse(userID: reference) != nil, let user = try? await user(reference) { return user }
+        let match: UserSearch.Match? =
+            if let email = Identifier.normalizedEmail(reference) {
+                .email(email)
+            } else if let phone = Identifier.normalizedPhone(reference) {
+                .phoneNumber(phone)
+            } else { nil }
+        var found: [User] = []
+        if let match { found = try await storage.searchUsers(UserSearch(match: match, limit: 10)) }
+        guard found.count <= 1 else {
+            let ids = found.map(\.userID).joined(separator: ", ")
+            throw SesameError.invalidRequest("Several users have \(reference) (\(ids)): give the user_id.")
+        }
+        guard let user = found.first else { throw SesameError(.notFound, .notFound, "No user \(reference).") }
+        return user
+    }
+
     /// Blocks a user: no codes are delivered, no login succeeds, every refresh token (with
     /// the access tokens of its family) is revoked, in one transaction, and every browser
     /// session ends.

@@ -59,10 +59,15 @@ public struct AdminToken: Sendable, Codable, Equatable {
     /// What the token may do (``ManagementScope`` raw values); empty: everything, as tokens
     /// made before scopes existed could.
     public var scopes: [String]
+    /// When the token stops working; nil: never (until deleted).
+    public var expiresAt: Date?
 
     /// Creates an admin token record.
-    public init(id: String, name: String, tokenHash: [UInt8], createdAt: Date, scopes: [String] = []) {
+    public init(
+        id: String, name: String, tokenHash: [UInt8], createdAt: Date, scopes: [String] = [], expiresAt: Date? = nil
+    ) {
         self.scopes = scopes
+        self.expiresAt = expiresAt
         self.id = id
         self.name = name
         self.tokenHash = tokenHash

@@ -97,15 +97,21 @@ public struct SweepCounts: Sendable, Equatable {
 public struct AuditQuery: Sendable, Equatable {
     public var userID: String?
     public var type: String?
+    /// Only events of one of these types (one of Auth0's codes stands for several); nil: any.
+    public var types: [String]?
     /// Only events at or after this instant.
     public var since: Date?
     public var limit: Int
     public var offset: Int
 
     /// Creates a query; `limit` is clamped to 1...1000.
-    public init(userID: String? = nil, type: String? = nil, since: Date? = nil, limit: Int = 50, offset: Int = 0) {
+    public init(
+        userID: String? = nil, type: String? = nil, types: [String]? = nil, since: Date? = nil, limit: Int = 50,
+        offset: Int = 0
+    ) {
         self.userID = userID
         self.type = type
+        self.types = types
         self.since = since
         self.limit = min(max(limit, 1), 1000)
         self.offset = max(offset, 0)

@@ -9,17 +9,27 @@ final class ConfigValues {
     /// Every key asked for, in order, so the set of keys the configuration reads is known
     /// without a second list to keep in step (``SharedSettings/keys``).
     private(set) var keysRead: [String] = []
+    /// The kind of value each key read takes (``ConfigurationKeys`` checks the file against it).
+    private(set) var kinds: [String: Kind] = [:]
+    /// The built-in default of each key that has one, as text (`sesame admin settings show`).
+    private(set) var defaults: [String: String] = [:]
+
+    /// What a key's value is: JSON files must give that type (or a string of it).
+    enum Kind: Sendable {
+        case string, int, bool, list
+    }
 
     init(reader: ConfigReader) {
         self.reader = reader
     }
 
     func string(_ key: String, default value: String) -> String {
-        optionalString(key) ?? value
+        defaults[key] = value
+        return optionalString(key) ?? value
     }
 
     func optionalString(_ key: String) -> String? {
-        keysRead.append(key)
+        read(key, .string)
         guard let value = reader.string(forKey: ConfigKey(key)), !value.isEmpty else {
             return reader.int(forKey: ConfigKey(key)).map(String.init)
         }
@@ -27,16 +37,18 @@ final class ConfigValues {
     }
 
     func int(_ key: String, default value: Int, range: ClosedRange<Int>) -> Int {
-        optionalInt(key, range: range) ?? value
+        defaults[key] = String(value)
+        return optionalInt(key, range: range) ?? value
     }
 
     func bool(_ key: String, default value: Bool) -> Bool {
-        optionalBool(key) ?? value
+        defaults[key] = String(value)
+        return optionalBool(key) ?? value
     }
 
     /// nil when the key is not set (or is invalid, which is recorded as a problem).
     func optionalInt(_ key: String, range: ClosedRange<Int>) -> Int? {
-        keysRead.append(key)
+        read(key, .int)
         if let number = reader.int(forKey: ConfigKey(key)) { return check(key, number, range) }
         guard let text = reader.string(forKey: ConfigKey(key)), !text.isEmpty else { return nil }
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
@@ -47,7 +59,7 @@ final class ConfigValues {
     }
 
     func optionalBool(_ key: String) -> Bool? {
-        keysRead.append(key)
+        read(key, .bool)
         if let flag = reader.bool(forKey: ConfigKey(key)) { return flag }
         guard let text = reader.string(forKey: ConfigKey(key))?.lowercased(), !text.isEmpty else { return nil }
         switch text {
@@ -60,7 +72,7 @@ final class ConfigValues {
     }
 
     func list(_ key: String) -> [String] {
-        keysRead.append(key)
+        read(key, .list)
         if let array = reader.stringArray(forKey: ConfigKey(key)) { return array }
         return (optionalString(key) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
@@ -78,6 +90,12 @@ final class ConfigValues {
 
     func problem(_ message: String) {
         problems.append(message)
+    }
+
+    /// Records a key read and its kind; the first kind stays (a list reads its text as a string).
+    private func read(_ key: String, _ kind: Kind) {
+        keysRead.append(key)
+        if kinds[key] == nil { kinds[key] = kind }
     }
 
     private func check(_ key: String, _ number: Int, _ range: ClosedRange<Int>) -> Int? {

@@ -11,30 +11,25 @@ extension ServerConfiguration {
     ///   - flags: values given on the command line, by config key (`port`, `data_dir`, …).
     ///   - environment: the process environment (injected for tests).
     ///   - stored: the shared settings read from the database (see ``SharedSettings``).
-    /// - Throws: ``ConfigurationError`` listing every problem found.
+    /// - Throws: ``ConfigurationError`` listing every problem found, unknown keys in the file
+    ///   and unknown `SESAME_*` variables included (``ConfigurationKeys``).
     public static func load(
         flags: [String: String], environment: [String: String], stored: [String: String] = [:]
     ) async throws -> ServerConfiguration {
-        let flagProvider = InMemoryProvider(
-            name: "flags",
-            values: Dictionary(
-                uniqueKeysWithValues: flags.map {
-                    (AbsoluteConfigKey(ConfigKey($0.key)), ConfigValue(.string($0.value), isSecret: false))
-                }))
-        let env = EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: ["sesame"])
-        let early = ConfigReader(providers: [flagProvider, env])
-        let dataDirectory = early.string(forKey: "data_dir") ?? "./sesame-data"
-        let explicitFile = early.string(forKey: "config")
-        let filePath = explicitFile ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("sesame.json").path
-        var providers: [any ConfigProvider] = [flagProvider, env]
-        do {
-            providers.append(
-                try await FileProvider<JSONSnapshot>(filePath: FilePath(filePath), allowMissing: explicitFile == nil))
-        } catch {
-            throw ConfigurationError(problems: ["config file \(filePath): \(error)"])
+        let sources = try await ConfigurationSources(flags: flags, environment: environment, stored: stored)
+        let (providers, filePath) = (sources.providers.map(\.provider), sources.filePath)
+        var problems = ConfigurationKeys.environmentProblems(environment)
+        if let file = FileManager.default.contents(atPath: filePath) {
+            problems += ConfigurationKeys.fileProblems(file, path: filePath)
         }
-        if !stored.isEmpty { providers.append(SharedSettings.provider(stored)) }
-        return try parse(ConfigValues(reader: ConfigReader(providers: providers)))
+        var configuration: ServerConfiguration?
+        do {
+            configuration = try parse(ConfigValues(reader: ConfigReader(providers: providers)))
+        } catch let error as ConfigurationError {
+            problems += error.problems
+        }
+        guard let configuration, problems.isEmpty else { throw ConfigurationError(problems: problems) }
+        return configuration
     }
 
     static func parse(_ values: ConfigValues) throws -> ServerConfiguration {

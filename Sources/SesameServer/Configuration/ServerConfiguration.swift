@@ -206,6 +206,27 @@ public struct ServerConfiguration: Sendable {
         if issuerIsDefault { settings.issuer = "http://localhost:\(port)/" }
     }
 
+    /// The first listener (`host:port`, then the metrics one) another process holds, or nil.
+    /// Bound and closed at once, with the address reuse the server's own listener has, so a
+    /// port left in TIME_WAIT by a previous run is not taken for a busy one; `serve` says so
+    /// in one line before anything else starts.
+    public func busyListener() async -> (host: String, port: Int)? {
+        let listeners = [(host, port)] + (metricsPort.map { [(metricsHost, $0)] } ?? [])
+        for (host, port) in listeners where port != 0 {
+            do {
+                let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                    .bind(host: host, port: port).get()
+                try await channel.close()
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                return (host, port)
+            } catch {
+                continue  // not "in use": the server's own bind reports it
+            }
+        }
+        return nil
+    }
+
     /// The SQLite file: `database`, or `sesame.sqlite` in the data directory.
     public var sqlitePath: String {
         databasePath ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("sesame.sqlite").path

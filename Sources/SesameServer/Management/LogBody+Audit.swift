@@ -10,9 +10,13 @@ extension LogBody {
             details: ["event": event.type], count: event.count)
     }
 
-    /// The first of Sesame's audit types Auth0's `code` stands for (`s` → `login`).
-    static func auditType(forCode code: String) -> String? {
-        AuditEventType.allCases.first { Self.code($0.rawValue) == code }?.rawValue
+    /// Sesame's audit types a filter names: the filter itself when it is one of Sesame's
+    /// event names (`login`), else every type Auth0's code stands for (`fp` → `otp_failed`,
+    /// `otp_failure_budget_exhausted`); the filter alone when it is neither.
+    public static func auditTypes(matching filter: String) -> [String] {
+        if AuditEventType(rawValue: filter) != nil { return [filter] }
+        let types = AuditEventType.allCases.map(\.rawValue).filter { code($0) == filter }
+        return types.isEmpty ? [filter] : types
     }
 
     /// Auth0's code for one of Sesame's audit types; `w` (a warning-level event) when

@@ -95,7 +95,7 @@ struct ManagementController {
         let page = try ManagementPage(request)
         var query = AuditQuery(limit: page.perPage, offset: page.offset)
         if let q = request.uri.queryParameters["q"].map(String.init), !q.isEmpty {
-            try query.apply(search: q, auditType: LogBody.auditType(forCode:))
+            try query.apply(search: q, auditTypes: LogBody.auditTypes(matching:))
         }
         return try Responses.json(try await auditTrail.list(query).map(LogBody.init), noStore: true)
     }

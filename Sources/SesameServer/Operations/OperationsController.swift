@@ -6,7 +6,8 @@ import SesameCore
 /// What operators and orchestrators call: liveness, readiness, metrics and the API contract.
 ///
 /// - `GET /health/live`: the process answers (no storage call), for restart decisions.
-/// - `GET /health/ready` (and `/health`): the database answers too, for load balancers.
+/// - `GET /health/ready` (and `/health`): the database answers too, for load balancers; the
+///   answer names the version and commit running (``BuildInfo``).
 /// - `GET /metrics`: Prometheus text, only with `Authorization: Bearer <metrics.token>`;
 ///   without a token configured it is not served here (use `metrics.port`).
 /// - `GET /openapi.json`: the OpenAPI 3.1 document of every endpoint.
@@ -36,7 +37,8 @@ struct OperationsController {
     @Sendable func ready(_ request: Request, context: SesameRequestContext) async throws -> Response {
         guard !readiness.isDraining else { throw SesameError.unavailable("shutting down") }
         try await storage.ping()
-        return try Responses.json(["status": "ok"], noStore: true)
+        return try Responses.json(
+            ["status": "ok", "version": BuildInfo.version, "commit": BuildInfo.commit], noStore: true)
     }
 
     @Sendable func metrics(_ request: Request, context: SesameRequestContext) async throws -> Response {

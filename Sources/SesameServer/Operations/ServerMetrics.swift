@@ -25,6 +25,9 @@ public enum ServerMetrics {
         let fast: [Duration] = [.microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5)]
         factory.defaultDurationHistogramBuckets = fast + factory.defaultDurationHistogramBuckets
         MetricsSystem.bootstrap(factory)
+        // Prometheus's info-metric idiom: a constant 1 whose labels name what runs.
+        Gauge(label: "sesame_build_info", dimensions: [("version", BuildInfo.version), ("commit", BuildInfo.commit)])
+            .record(1)
     }
 
     /// The text exposition, with the outbox and signing-key gauges read now.

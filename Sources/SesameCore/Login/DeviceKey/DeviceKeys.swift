@@ -14,7 +14,7 @@ public struct DeviceKeys: Sendable {
         storage: any SesameStorage, hasher: SecretHasher, clock: any SesameClock, random: any RandomSource,
         settings: LoginSettings, tokens: TokenService, coordinator: LoginCoordinator
     ) {
-        let admins = AdminTokens(storage: storage, hasher: hasher, random: random)
+        let admins = AdminTokens(storage: storage, hasher: hasher, random: random, clock: clock)
         login = DeviceKeyLogin(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
         credentials = DeviceCredentialService(
