@@ -51,6 +51,15 @@ public enum DatabaseBackup {
         }
     }
 
+    /// Whether the database at `path` is sealed, and under which master key; nil when it cannot
+    /// be told (a schema from before sealing).
+    public static func sealing(of path: String) async -> SealingState? {
+        guard let storage = try? await SQLStorage.sqlite(path: path, migrate: false) else { return nil }
+        let state = try? await storage.sealingState()
+        try? await storage.shutdown()
+        return state
+    }
+
     /// The restored database's schema; refuses a file that is no Sesame database, or a newer one.
     private static func check(_ path: String) async throws -> SchemaStatus {
         let storage = try await SQLStorage.sqlite(path: path, migrate: false)

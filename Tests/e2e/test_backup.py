@@ -57,6 +57,10 @@ def test_restore_drill_backup_while_logins_run(sesame_factory, tmp_path):
     restored_run = run_sesame("admin", "restore", str(backup), "--data-dir", str(fresh))
     assert restored_run.returncode == 0, (restored_run.stdout, restored_run.stderr)
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o700
+    # The backup holds the secrets sealed; the master key was kept apart, and the restore needs it.
+    assert "sealed under master key" in restored_run.stdout
+    assert not (fresh / "master.key").exists()
+    env["SESAME_MASTER_KEY_FILE"] = str(live.data_dir / "master.key")
     restored = sesame_factory(env=env, name="restored")
     assert restored.client_id == live.client_id
     assert requests.get(restored.url("/.well-known/jwks.json"), timeout=10).json() == jwks

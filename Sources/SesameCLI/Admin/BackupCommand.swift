@@ -8,7 +8,8 @@ struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup", abstract: "Copy the SQLite database, consistently, while the server runs.",
         discussion: """
-            The copy holds the signing keys, the HMAC secret and client secrets: it is created readable by \
+            The copy holds the signing keys, the HMAC secret and client secrets, sealed under the master key \
+            (which the copy does not hold: keep the key apart, a restore needs it). It is created readable by \
             this user only; keep it as private as the data directory. On PostgreSQL use pg_dump -Fc.
             """)
     @OptionGroup var storage: StorageOptions
@@ -51,5 +52,10 @@ struct RestoreCommand: AsyncParsableCommand {
         }
         print("restored \(file) to \(configuration.sqlitePath) (schema version \(status.databaseVersion))")
         if !status.pending.isEmpty { print("`sesame serve` will apply \(status.pending.count) migration(s) at start") }
+        if case .sealed(let key) = await DatabaseBackup.sealing(of: configuration.sqlitePath) {
+            print(
+                "Its secrets are sealed under master key \(key): start `sesame serve` with that key "
+                    + "(SESAME_MASTER_KEY_FILE, or master.key beside the database)")
+        }
     }
 }
