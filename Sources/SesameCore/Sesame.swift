@@ -40,8 +40,12 @@ public struct Sesame: Sendable {
     public let outbox: Outbox
     /// The operators' view of the outbox.
     public let deliveries: DeliveryAdministration
-    /// Management tokens for `/api/v2`.
+    /// Management tokens for `/api/v2`: `sadm_…` tokens and machine tokens.
     public let adminTokens: AdminTokens
+    /// `client_credentials` tokens of machine-to-machine applications.
+    public let machineTokens: MachineTokens
+    /// What operators do to client grants (`/api/v2/client-grants`).
+    public let clientGrants: ClientGrantAdministration
     /// What operators do to users (`/api/v2/users`).
     public let users: UserAdministration
     /// What operators do to applications (`/api/v2/clients`).
@@ -64,8 +68,14 @@ public struct Sesame: Sendable {
             clock: clock, random: random, logger: logger)
         self.outbox = outbox
         self.deliveries = DeliveryAdministration(storage: storage, clock: clock)
-        self.adminTokens = AdminTokens(storage: storage, hasher: hasher, random: random)
-        self.users = UserAdministration(storage: storage, clock: clock, logger: logger)
+        let machineTokens = MachineTokens(
+            storage: storage, keys: keys, settings: settings, clock: clock, random: random,
+            audit: AuditLog(storage: storage, clock: clock, logger: logger, random: random))
+        self.machineTokens = machineTokens
+        self.adminTokens = AdminTokens(storage: storage, hasher: hasher, random: random, machine: machineTokens)
+        self.clientGrants = ClientGrantAdministration(
+            storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience, logger: logger)
+        self.users = UserAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.applications = ApplicationAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.auditTrail = AuditTrail(storage: storage)
         self.registry = Registry(storage: storage)

@@ -94,9 +94,10 @@ METRICS_TOKEN = "smt_schemathesis_metrics_token_0123456789"
 SERVER_ENV = {**RATE_LIMITS, "SESAME_METRICS_TOKEN": METRICS_TOKEN, "SESAME_LOG_LEVEL": "warning"}
 
 MANAGEMENT_SCOPES = [
-    "read:users", "update:users", "delete:users", "read:clients", "create:clients", "update:clients",
+    "read:users", "create:users", "update:users", "delete:users", "read:clients", "create:clients", "update:clients",
     "delete:clients", "read:logs", "read:device_credentials", "create:device_credentials",
-    "delete:device_credentials",
+    "delete:device_credentials", "read:client_keys", "update:client_keys", "read:client_grants",
+    "create:client_grants", "update:client_grants", "delete:client_grants", "read:connections",
 ]
 USER_SCOPES = (
     "openid profile email phone offline_access read:me:sessions delete:me:sessions "
@@ -361,6 +362,7 @@ def failures_section(log: str) -> str:
 # a user and an application made to be changed and deleted.
 CHANGES = [
     "PATCH /api/v2/users/{id}", "DELETE /api/v2/users/{id}", "PATCH /api/v2/clients/{id}", "DELETE /api/v2/clients/{id}",
+    "POST /api/v2/clients/{id}/rotate-secret",
 ]
 
 

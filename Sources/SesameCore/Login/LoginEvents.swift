@@ -47,6 +47,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case applicationUpdated = "application_updated"
     case applicationDeleted = "application_deleted"
     case userUpdated = "user_updated"
+    /// A machine-to-machine application got a token with `client_credentials`.
+    case machineToken = "machine_token"
     case signingKeyRotated = "signing_key_rotated"
     case signingKeyRetired = "signing_key_retired"
     case addressVerified = "address_verified"

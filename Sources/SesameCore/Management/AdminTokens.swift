@@ -4,17 +4,25 @@ public import Foundation
 ///
 /// `sesame admin tokens create --name ci --json` prints a `sadm_…` token once; send it as
 /// `Authorization: Bearer sadm_…`. Only its HMAC is stored, so a database leak does not leak
-/// tokens; `sesame admin tokens delete ID` revokes one at once.
+/// tokens; `sesame admin tokens delete ID` revokes one at once. With ``MachineTokens``, the
+/// `client_credentials` tokens of machine-to-machine applications are accepted too.
 public struct AdminTokens: Sendable {
     let storage: any AdminTokenRepository
     let hasher: SecretHasher
     let random: any RandomSource
+    /// Checks machine-to-machine tokens; nil: only `sadm_…` tokens are accepted.
+    let machine: MachineTokens?
 
     /// Creates the service.
     public init(storage: any AdminTokenRepository, hasher: SecretHasher, random: any RandomSource) {
+        self.init(storage: storage, hasher: hasher, random: random, machine: nil)
+    }
+
+    init(storage: any AdminTokenRepository, hasher: SecretHasher, random: any RandomSource, machine: MachineTokens?) {
         self.storage = storage
         self.hasher = hasher
         self.random = random
+        self.machine = machine
     }
 
     /// The prefix that tells management tokens from user access tokens.

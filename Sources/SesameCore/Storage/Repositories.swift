@@ -65,7 +65,7 @@ public protocol ApplicationRepository: Sendable {
     func updateApplication(
         clientID: String, _ transform: @escaping @Sendable (inout Application) throws -> Void
     ) async throws -> Application
-    /// Deletes an application; throws `.notFound`.
+    /// Deletes an application and its client grants, in one transaction; throws `.notFound`.
     func deleteApplication(clientID: String) async throws
 }
 
@@ -302,8 +302,10 @@ public protocol EventRepository: Sendable {
     func recordAggregatedAudit(_ event: AuditEvent, aggregateKey: String) async throws -> Bool
     /// The newest audit events first.
     func recentAuditEvents(limit: Int) async throws -> [AuditEvent]
-    /// The audit events `query` selects, newest first.
+    /// The audit events `query` selects, newest first (oldest first with `after`).
     func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent]
+    /// How many audit events `query` selects, whatever its limit and offset.
+    func countAuditEvents(_ query: AuditQuery) async throws -> Int
     /// Deletes audit events older than `date` (the retention period); returns how many.
     func deleteAuditEvents(before date: Date) async throws -> Int
 }
@@ -328,4 +330,4 @@ public typealias SesameStorage = UserRepository & ApplicationRepository & Connec
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
     & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository
     & BrowserSessionRepository & LinkRequestRepository & DeliveryRepository & WebhookRepository
-    & MessageTemplateRepository & ChallengeRetryRepository
+    & MessageTemplateRepository & ChallengeRetryRepository & ClientGrantRepository

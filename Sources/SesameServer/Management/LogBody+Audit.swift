@@ -30,6 +30,7 @@ extension LogBody {
         case .addressVerified: "sv"
         case .refreshTokenReuse: "ferrt"
         case .sessionEnded: "slo"
+        case .machineToken: "seccft"
         case .deliveryFailed, .smsRefused: "fn"
         case .userBlocked, .userUnblocked, .passkeyDeleted, .passkeyDisabled, .passkeyEnabled, .deviceCredentialDeleted,
             .webhookCreated, .webhookDeleted, .templateSet, .templateReset, .applicationCreated, .applicationUpdated,
