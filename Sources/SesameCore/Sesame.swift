@@ -44,6 +44,8 @@ public struct Sesame: Sendable {
     public let adminTokens: AdminTokens
     /// `client_credentials` tokens of machine-to-machine applications.
     public let machineTokens: MachineTokens
+    /// Browser sessions as operators see them (`/api/v2/sessions`).
+    public let sessionAdministration: SessionAdministration
     /// What operators do to client grants (`/api/v2/client-grants`).
     public let clientGrants: ClientGrantAdministration
     /// What operators do to users (`/api/v2/users`).
@@ -103,9 +105,11 @@ public struct Sesame: Sendable {
         self.redirectLogin = RedirectLogin(
             applications: storage, passwordless: passwordless, passkeys: passkeys, tokens: tokens, coordinator: coordinator,
             clock: clock)
+        let sessionAdministration = SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger)
+        self.sessionAdministration = sessionAdministration
         self.sessions = BrowserSessions(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
-            administration: SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger))
+            administration: sessionAdministration)
         self.logout = Logout(applications: storage, sessions: sessions, keys: keys, issuer: settings.issuer)
         self.passkeyManagement = PasskeyManagement(
             storage: storage, coordinator: coordinator, clock: clock, recentLoginWindow: settings.recentLoginWindow)

@@ -129,7 +129,8 @@ public func buildRouter(
     DeviceKeyController(deviceKeys: sesame.deviceKeys, clients: sesame.clients, proxies: proxies).register(on: router)
     ManagementController(
         adminTokens: sesame.adminTokens, users: sesame.users, applications: sesame.applications, auditTrail: sesame.auditTrail,
-        tokens: sesame.tokens, clientGrants: sesame.clientGrants, connections: sesame.registry
+        tokens: sesame.tokens, clientGrants: sesame.clientGrants, connections: sesame.registry,
+        sessions: sesame.sessionAdministration
     ).register(on: router)
     return router
 }

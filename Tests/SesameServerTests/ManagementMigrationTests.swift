@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import SesameAPI
 import SesameCore
+import SesameStorageConformance
 import Testing
 
 /// What a team moving from Auth0 needs of the Management API: Auth0's error shape, users
@@ -152,6 +153,33 @@ struct ManagementMigrationTests {
                 try await h.get(
                     "/api/v2/users/\(user.replacingOccurrences(of: "|", with: "%7C"))/logs?include_totals=true", headers: admin))
             #expect((mine["logs"] as? [[String: Any]])?.allSatisfy { $0["user_id"] as? String == user } == true)
+        }
+    }
+
+    @Test("sessions: a user's live sessions in Auth0's shape, one by id, ended one by one or all at once")
+    func sessions() async throws {
+        try await Harness.run { h in
+            let admin = try await Self.admin(h)
+            let now = h.clock.now()
+            for (id, hash) in [("ses_a", UInt8(1)), ("ses_b", 2)] {
+                try await h.sesame.storage.createBrowserSession(
+                    BrowserSession(
+                        id: id, secretHash: Array(repeating: hash, count: 32), userID: "email|abc", methods: ["hosted_otp"],
+                        createdAt: now, authTime: now, lastSeenAt: now, expiresAt: now.addingTimeInterval(3600),
+                        ip: "198.51.100.7", userAgent: "Safari"))
+            }
+            let listed = try Self.object(try await h.get("/api/v2/users/email%7Cabc/sessions", headers: admin))
+            let sessions = try #require(listed["sessions"] as? [[String: Any]])
+            #expect(sessions.count == 2 && sessions.allSatisfy { $0["user_id"] as? String == "email|abc" })
+            let one = try Self.object(try await h.get("/api/v2/sessions/ses_a", headers: admin))
+            #expect((one["device"] as? [String: Any])?["initial_ip"] as? String == "198.51.100.7")
+            #expect(one["idle_expires_at"] is String && one["authenticated_at"] is String)
+            #expect(try await h.delete("/api/v2/sessions/ses_a", headers: admin).status == .accepted)
+            #expect(try await h.get("/api/v2/sessions/ses_a", headers: admin).status == .notFound)
+            #expect(try await h.delete("/api/v2/users/email%7Cabc/sessions", headers: admin).status == .accepted)
+            #expect(try await h.get("/api/v2/sessions/ses_b", headers: admin).status == .notFound)
+            let reader = try await ManagementAPITests.token(h, ["read:sessions"])
+            #expect(try await h.delete("/api/v2/sessions/ses_b", headers: reader).status == .forbidden)
         }
     }
 }

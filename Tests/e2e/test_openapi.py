@@ -97,7 +97,8 @@ MANAGEMENT_SCOPES = [
     "read:users", "create:users", "update:users", "delete:users", "read:clients", "create:clients", "update:clients",
     "delete:clients", "read:logs", "read:device_credentials", "create:device_credentials",
     "delete:device_credentials", "read:client_keys", "update:client_keys", "read:client_grants",
-    "create:client_grants", "update:client_grants", "delete:client_grants", "read:connections",
+    "create:client_grants", "update:client_grants", "delete:client_grants", "read:connections", "read:sessions",
+    "delete:sessions",
 ]
 USER_SCOPES = (
     "openid profile email phone offline_access read:me:sessions delete:me:sessions "
@@ -362,7 +363,7 @@ def failures_section(log: str) -> str:
 # a user and an application made to be changed and deleted.
 CHANGES = [
     "PATCH /api/v2/users/{id}", "DELETE /api/v2/users/{id}", "PATCH /api/v2/clients/{id}", "DELETE /api/v2/clients/{id}",
-    "POST /api/v2/clients/{id}/rotate-secret",
+    "POST /api/v2/clients/{id}/rotate-secret", "DELETE /api/v2/users/{id}/sessions", "DELETE /api/v2/sessions/{id}",
 ]
 
 

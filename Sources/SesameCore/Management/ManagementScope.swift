@@ -16,6 +16,8 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case updateClientGrants = "update:client_grants"
     case deleteClientGrants = "delete:client_grants"
     case readConnections = "read:connections"
+    case readSessions = "read:sessions"
+    case deleteSessions = "delete:sessions"
     case readDeviceCredentials = "read:device_credentials"
     case createDeviceCredentials = "create:device_credentials"
     case deleteDeviceCredentials = "delete:device_credentials"

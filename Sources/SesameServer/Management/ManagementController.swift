@@ -26,6 +26,7 @@ struct ManagementController {
     let tokens: TokenService
     let clientGrants: ClientGrantAdministration
     let connections: Registry
+    let sessions: SessionAdministration
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/api/v2/users", use: listUsers)
@@ -38,6 +39,7 @@ struct ManagementController {
         ClientsRoutes(adminTokens: adminTokens, applications: applications).register(on: router)
         ClientGrantsRoutes(adminTokens: adminTokens, grants: clientGrants).register(on: router)
         ConnectionsRoutes(adminTokens: adminTokens, connections: connections).register(on: router)
+        SessionsRoutes(adminTokens: adminTokens, sessions: sessions).register(on: router)
     }
 
     @Sendable func listUsers(_ request: Request, context: SesameRequestContext) async throws -> Response {
