@@ -46,6 +46,8 @@ public struct Sesame: Sendable {
     public let machineTokens: MachineTokens
     /// Browser sessions as operators see them (`/api/v2/sessions`).
     public let sessionAdministration: SessionAdministration
+    /// Refresh tokens as operators see them (`/api/v2/refresh-tokens`).
+    public let refreshTokens: RefreshTokenAdministration
     /// What operators do to client grants (`/api/v2/client-grants`).
     public let clientGrants: ClientGrantAdministration
     /// What operators do to users (`/api/v2/users`).
@@ -107,6 +109,7 @@ public struct Sesame: Sendable {
             clock: clock)
         let sessionAdministration = SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger)
         self.sessionAdministration = sessionAdministration
+        self.refreshTokens = RefreshTokenAdministration(storage: storage, clock: clock, logger: logger)
         self.sessions = BrowserSessions(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
             administration: sessionAdministration)

@@ -130,7 +130,7 @@ public func buildRouter(
     ManagementController(
         adminTokens: sesame.adminTokens, users: sesame.users, applications: sesame.applications, auditTrail: sesame.auditTrail,
         tokens: sesame.tokens, clientGrants: sesame.clientGrants, connections: sesame.registry,
-        sessions: sesame.sessionAdministration
+        sessions: sesame.sessionAdministration, refreshTokens: sesame.refreshTokens
     ).register(on: router)
     return router
 }

@@ -76,5 +76,26 @@ enum MachineClientChecks {
             try await expect(
                 try await store.countAuditEvents(AuditQuery(type: "login", limit: 1, offset: 1)) == 2, "count filters")
         },
+        ConformanceCheck("refresh tokens: the live family's current token, listed by user and found by family; revoked") {
+            store, clock in
+            let now = clock.now()
+            try await store.createRefreshToken(Fixture.refreshToken(family: "f1", hash: 1, at: now))
+            try await store.createRefreshToken(Fixture.refreshToken(family: "f2", hash: 2, at: now.addingTimeInterval(1)))
+            _ = try await store.rotateRefreshToken(hashes: [Array(repeating: 1, count: 32)], clientID: "client", at: now) {
+                Fixture.refreshToken(family: $0.familyID, hash: 3, at: now)
+            }
+            let listed = try await store.liveRefreshTokens(userID: "email|abc", at: now)
+            try await expect(listed.map(\.familyID).sorted() == ["f1", "f2"], "one current token a family")
+            try await expect(
+                try await store.liveRefreshToken(familyID: "f1", at: now)?.tokenHash == Array(repeating: 3, count: 32),
+                "the family's current token is the rotated one's replacement")
+            try await expect(try await store.revokeRefreshFamily("f1", at: now), "revoking a live family")
+            try await expect(try await store.isRefreshFamilyRevoked("f1"), "the family is revoked")
+            try await expect(try await store.liveRefreshToken(familyID: "f1", at: now) == nil, "and no longer live")
+            try await expect(!(try await store.revokeRefreshFamily("f1", at: now)), "not twice")
+            try await expect(
+                try await store.liveRefreshTokens(userID: "email|abc", at: now.addingTimeInterval(7200)).isEmpty,
+                "expired families are not listed")
+        },
     ]
 }

@@ -182,4 +182,32 @@ struct ManagementMigrationTests {
             #expect(try await h.delete("/api/v2/sessions/ses_b", headers: reader).status == .forbidden)
         }
     }
+
+    /// Attack: a stolen refresh token (and the access tokens of its login) still working after
+    /// an operator revoked it.
+    @Test("refresh tokens: listed by user in Auth0's shape, one by id; revoking ends the refresh token and its access tokens")
+    func revokedRefreshTokenStopsWorking() async throws {
+        try await Harness.run { h in
+            let admin = try await Self.admin(h)
+            let tokens = try await h.login(email: "ana@example.com")
+            let user = try #require(try await h.sesame.storage.listUsers(limit: 1, offset: 0).first)
+            let path = "/api/v2/users/email%7C\(user.id)/refresh-tokens"
+            let listed = try #require(try Self.object(try await h.get(path, headers: admin))["tokens"] as? [[String: Any]])
+            #expect(listed.count == 1 && listed[0]["user_id"] as? String == user.userID && listed[0]["rotating"] as? Bool == true)
+            let id = try #require(listed.first?["id"] as? String)
+            #expect(
+                try Self.object(try await h.get("/api/v2/refresh-tokens/\(id)", headers: admin))["client_id"] as? String
+                    == h.clientID)
+            #expect(try await h.delete("/api/v2/refresh-tokens/\(id)", headers: admin).status == .accepted)
+            let refreshed = try await h.post(
+                "/oauth/token", ["grant_type": "refresh_token", "client_id": h.clientID, "refresh_token": tokens.refreshToken])
+            #expect(refreshed.status == .forbidden, "the refresh token is dead")
+            #expect(
+                try await h.get("/userinfo", headers: [.authorization: "Bearer \(tokens.accessToken)"]).status == .unauthorized)
+            #expect(try await h.get("/api/v2/refresh-tokens/\(id)", headers: admin).status == .notFound)
+            _ = try await h.login(email: "ana@example.com")
+            #expect(try await h.delete(path, headers: admin).status == .accepted)
+            #expect((try Self.object(try await h.get(path, headers: admin))["tokens"] as? [Any])?.isEmpty == true)
+        }
+    }
 }

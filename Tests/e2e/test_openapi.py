@@ -98,7 +98,7 @@ MANAGEMENT_SCOPES = [
     "delete:clients", "read:logs", "read:device_credentials", "create:device_credentials",
     "delete:device_credentials", "read:client_keys", "update:client_keys", "read:client_grants",
     "create:client_grants", "update:client_grants", "delete:client_grants", "read:connections", "read:sessions",
-    "delete:sessions",
+    "delete:sessions", "read:refresh_tokens", "delete:refresh_tokens",
 ]
 USER_SCOPES = (
     "openid profile email phone offline_access read:me:sessions delete:me:sessions "
@@ -364,6 +364,7 @@ def failures_section(log: str) -> str:
 CHANGES = [
     "PATCH /api/v2/users/{id}", "DELETE /api/v2/users/{id}", "PATCH /api/v2/clients/{id}", "DELETE /api/v2/clients/{id}",
     "POST /api/v2/clients/{id}/rotate-secret", "DELETE /api/v2/users/{id}/sessions", "DELETE /api/v2/sessions/{id}",
+    "DELETE /api/v2/users/{id}/refresh-tokens", "DELETE /api/v2/refresh-tokens/{id}",
 ]
 
 

@@ -62,6 +62,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case deviceKeyRefused = "device_key_refused"
     case refreshTokenReuse = "refresh_token_reuse"
     case refreshTokenRetry = "refresh_token_retry"
+    /// An operator revoked a refresh token (its family) through the management API.
+    case refreshTokenRevoked = "refresh_token_revoked"
     case userBlocked = "user_blocked"
     case userUnblocked = "user_unblocked"
     case userDeleted = "user_deleted"

@@ -18,6 +18,8 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case readConnections = "read:connections"
     case readSessions = "read:sessions"
     case deleteSessions = "delete:sessions"
+    case readRefreshTokens = "read:refresh_tokens"
+    case deleteRefreshTokens = "delete:refresh_tokens"
     case readDeviceCredentials = "read:device_credentials"
     case createDeviceCredentials = "create:device_credentials"
     case deleteDeviceCredentials = "delete:device_credentials"

@@ -191,6 +191,13 @@ public protocol GrantRepository: Sendable {
     func revokeRefreshToken(hashes: [[UInt8]], clientID: String, at: Date) async throws -> Bool
     /// Revokes every refresh token of a user (blocking, deletion).
     func revokeRefreshTokens(userID: String, at: Date) async throws
+    /// The current token of each of the user's live families (neither rotated, revoked nor
+    /// expired at `at`), newest first.
+    func liveRefreshTokens(userID: String, at: Date) async throws -> [RefreshToken]
+    /// The current token of the family `familyID` when it is live at `at`, or nil.
+    func liveRefreshToken(familyID: String, at: Date) async throws -> RefreshToken?
+    /// Revokes the family (its access tokens die with it); true when it held a token not yet revoked.
+    func revokeRefreshFamily(_ familyID: String, at: Date) async throws -> Bool
 }
 
 extension GrantRepository {

@@ -27,6 +27,7 @@ struct ManagementController {
     let clientGrants: ClientGrantAdministration
     let connections: Registry
     let sessions: SessionAdministration
+    let refreshTokens: RefreshTokenAdministration
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/api/v2/users", use: listUsers)
@@ -40,6 +41,7 @@ struct ManagementController {
         ClientGrantsRoutes(adminTokens: adminTokens, grants: clientGrants).register(on: router)
         ConnectionsRoutes(adminTokens: adminTokens, connections: connections).register(on: router)
         SessionsRoutes(adminTokens: adminTokens, sessions: sessions).register(on: router)
+        RefreshTokensRoutes(adminTokens: adminTokens, refreshTokens: refreshTokens).register(on: router)
     }
 
     @Sendable func listUsers(_ request: Request, context: SesameRequestContext) async throws -> Response {
