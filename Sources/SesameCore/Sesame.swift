@@ -123,7 +123,7 @@ public struct Sesame: Sendable {
             logger: logger)
         self.deviceKeys = DeviceKeys(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, tokens: tokens,
-            coordinator: coordinator)
+            coordinator: coordinator, machine: machineTokens)
     }
 
     /// Prepares storage on start (first start creates the HMAC secret, the signing key, the

@@ -21,7 +21,7 @@ from auth0.authentication.token_verifier import AsymmetricSignatureVerifier, Tok
 from auth0.management import ManagementClient
 from auth0.management.core.api_error import ApiError
 
-from flows import sign_in
+from flows import refresh, sign_in, userinfo
 
 AUTH0_USER_ID = "email|5f7c8ec7c33c6c004bbafe82"
 
@@ -237,3 +237,24 @@ def test_client_grants_logs_and_connections(sesame):
     with pytest.raises(ApiError) as ended:
         list(api.users.list())
     assert ended.value.status_code == 401 and ended.value.body["error"] == "Unauthorized"
+
+
+def test_refresh_tokens_sessions_and_device_credentials(sesame):
+    """Attack: a stolen refresh token still working after an operator revoked it through
+    ManagementClient. The user's refresh tokens, sessions and device credentials are read with
+    the machine token too."""
+    client_id, secret = machine_client(sesame, ["read:users", "read:refresh_tokens", "delete:refresh_tokens",
+                                                "read:sessions", "read:device_credentials"])
+    api = management(sesame, machine_token(sesame, client_id, secret))
+    tokens = sign_in(sesame, "cy@example.com", scope="openid offline_access")
+    user_id = userinfo(sesame, tokens["access_token"]).json()["sub"]
+
+    refresh_tokens = list(api.users.refresh_token.list(user_id))
+    assert len(refresh_tokens) == 1 and refresh_tokens[0].client_id == sesame.client_id
+    assert api.refresh_tokens.get(refresh_tokens[0].id).user_id == user_id
+    api.refresh_tokens.delete(refresh_tokens[0].id)
+    assert refresh(sesame, tokens["refresh_token"]).status_code == 403, "the revoked refresh token is dead"
+    assert list(api.users.refresh_token.list(user_id)) == []
+
+    assert list(api.users.sessions.list(user_id)) == [], "a code login through the API opens no browser session"
+    assert list(api.device_credentials.list(user_id=user_id)) == []
