@@ -6,9 +6,11 @@ token with ``GetToken(...).client_credentials(audience)`` and hands it to
 client grants, reads paged logs and connections.
 
 ``ManagementClient`` always builds ``https://{domain}/api/v2``; the test server listens on
-plain http on loopback. The client takes an ``httpx_client`` (a documented parameter), so it
-gets one whose transport sends each request to the same host and path over http. Nothing of
-the SDK is changed. ``GetToken`` takes ``protocol="http"`` itself.
+plain http on loopback. Most tests hand the client an ``httpx_client`` (a documented parameter)
+whose transport sends each request to the same host and path over http; ``GetToken`` takes
+``protocol="http"`` itself. The last test puts a TLS front before the server (``tls_proxy``)
+and uses nothing but ``ManagementClient(domain, client_id, client_secret)``, which then fetches
+its own token. Nothing of the SDK is changed.
 """
 
 from __future__ import annotations
@@ -258,3 +260,35 @@ def test_refresh_tokens_sessions_and_device_credentials(sesame):
 
     assert list(api.users.sessions.list(user_id)) == [], "a code login through the API opens no browser session"
     assert list(api.device_credentials.list(user_id=user_id)) == []
+
+
+def test_management_client_over_tls_gets_and_renews_its_own_token(sesame_factory, tmp_path, monkeypatch):
+    """The issue's end state, with nothing but ManagementClient(domain, client_id,
+    client_secret): over TLS (a throwaway authority in SSL_CERT_FILE, a TLS front for the
+    server), the SDK fetches its own client_credentials token for https://{domain}/api/v2/
+    and manages users with it."""
+    from tls_proxy import TLSProxy, make_certificates
+
+    authority, chain, key = make_certificates(tmp_path)
+    proxy = TLSProxy(chain, key)
+    try:
+        domain = f"127.0.0.1:{proxy.port}"
+        server = sesame_factory(env={"SESAME_ISSUER": f"https://{domain}/"}, name="tls")
+        proxy.backend_port = server.port
+        monkeypatch.setenv("SSL_CERT_FILE", str(authority))
+        operator_token = server.cli_json("admin", "tokens", "create", "--name", "op")["token"]
+        admin = ManagementClient(domain=domain, token=operator_token)
+        app = admin.clients.create(name="Backend", app_type="non_interactive")
+        admin.client_grants.create(client_id=app.client_id, audience=f"https://{domain}/api/v2/",
+                                   scope=["read:users", "create:users"])
+
+        api = ManagementClient(domain=domain, client_id=app.client_id, client_secret=app.client_secret)
+        created = api.users.create(connection="sms", phone_number="+15551230002",
+                                   user_id="sms|560ebaeef609ee1adaa7c551", phone_verified=True)
+        assert created.user_id == "sms|560ebaeef609ee1adaa7c551"
+        assert [user.user_id for user in api.users.list()] == [created.user_id]
+        with pytest.raises(ApiError) as refused:
+            list(api.logs.list())
+        assert refused.value.status_code == 403 and refused.value.body["errorCode"] == "insufficient_scope"
+    finally:
+        proxy.close()
