@@ -211,6 +211,7 @@ def test_client_grants_logs_and_connections(sesame):
     api = management(sesame, machine_token(sesame, client_id, secret))
     grants = list(api.client_grants.list(client_id=client_id))
     assert [grant.audience for grant in grants] == [audience(sesame)]
+    assert api.client_grants.get(grants[0].id).client_id == client_id
     sign_in(sesame, "bo@example.com")
 
     pager = api.logs.list(per_page=2)

@@ -51,6 +51,13 @@ public struct ClientGrantAdministration: Sendable {
         try await storage.clientGrants(clientID: clientID, audience: audience)
     }
 
+    /// The grant with this id.
+    /// - Throws: 404 for an unknown grant.
+    public func grant(_ id: String) async throws -> ClientGrant {
+        guard let grant = try await storage.clientGrant(id: id) else { throw Self.notFound(id) }
+        return grant
+    }
+
     /// Replaces a grant's scope; tokens issued before carry only what the grant now allows.
     /// - Throws: 404 for an unknown grant; 400 for an unknown scope.
     public func update(_ id: String, scope: [String]) async throws -> ClientGrant {
@@ -65,7 +72,7 @@ public struct ClientGrantAdministration: Sendable {
     /// Deletes a grant; the application's tokens for its audience stop working at once.
     /// - Throws: 404 for an unknown grant.
     public func delete(_ id: String) async throws {
-        guard let grant = try await storage.clientGrant(id: id) else { throw Self.notFound(id) }
+        let grant = try await grant(id)
         try await notFoundAsError(id) { try await storage.deleteClientGrant(id: id) }
         await audit.record(.applicationUpdated, client: grant.clientID, detail: "client grant \(id) deleted")
     }

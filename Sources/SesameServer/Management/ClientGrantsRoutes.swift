@@ -13,6 +13,7 @@ struct ClientGrantsRoutes {
     func register(on router: Router<SesameRequestContext>) {
         router.get("/api/v2/client-grants", use: list)
         router.post("/api/v2/client-grants", use: create)
+        router.get("/api/v2/client-grants/:id", use: get)
         router.patch("/api/v2/client-grants/:id", use: update)
         router.delete("/api/v2/client-grants/:id", use: delete)
     }
@@ -25,6 +26,11 @@ struct ClientGrantsRoutes {
         let all = try await grants.list(
             clientID: query["client_id"].map(String.init), audience: query["audience"].map(String.init))
         return try page.response(all.map(ClientGrantBody.init), key: "client_grants")
+    }
+
+    @Sendable func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readClientGrants)
+        return try Responses.json(ClientGrantBody(try await grants.grant(context.parameters.get("id") ?? "")), noStore: true)
     }
 
     @Sendable func create(_ request: Request, context: SesameRequestContext) async throws -> Response {
