@@ -85,6 +85,22 @@ struct MachineTokenTests {
         }
     }
 
+    /// Attack: a machine token with no scope at all taken for a management token with every
+    /// scope (a `sadm_…` token made without scopes has them all).
+    @Test("a machine token whose grant allows no scope can do nothing")
+    func machineTokenWithoutScopesIsNoAllPowerfulToken() async throws {
+        try await CoreWorld.run { world in
+            let (app, _) = try await Self.machine(world, scope: [])
+            let token = try await world.sesame.machineTokens.issue(for: app, audience: Self.audience, scope: nil).accessToken
+            for scope in ManagementScope.allCases {
+                let refused = try await refusal {
+                    _ = try await world.sesame.adminTokens.authorize(bearerToken: token, for: scope)
+                }
+                #expect(refused.code == .insufficientScope, "\(scope)")
+            }
+        }
+    }
+
     /// Attack: a token outliving the operator's decision: the grant narrowed or deleted.
     @Test("narrowing a grant narrows its tokens at once; deleting it ends them")
     func grantChangesReachIssuedTokens() async throws {
