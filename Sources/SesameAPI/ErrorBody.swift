@@ -28,3 +28,32 @@ public enum ErrorReason {
     /// The one-time code took its last wrong guess and is dead: ask for a new one.
     public static let codeAttemptsExhausted = "code_attempts_exhausted"
 }
+
+/// Auth0's Management API error shape (`/api/v2/…`): `{statusCode, error, message, errorCode}`,
+/// where `error` is the HTTP reason phrase (`Bad Request`), `errorCode` Sesame's stable code and
+/// `message` its description. `error_description` (and `error_reason`) stay as well, so clients
+/// written against the first shape keep reading the description where they found it.
+public struct ManagementErrorBody: Codable, Sendable, Equatable {
+    public var statusCode: Int
+    public var error: String
+    public var message: String
+    public var errorCode: String
+    public var errorDescription: String
+    public var errorReason: String?
+
+    enum CodingKeys: String, CodingKey {
+        case statusCode, error, message, errorCode
+        case errorDescription = "error_description"
+        case errorReason = "error_reason"
+    }
+
+    /// Creates a body; `message` is also the `error_description`.
+    public init(statusCode: Int, error: String, errorCode: String, message: String, errorReason: String? = nil) {
+        self.statusCode = statusCode
+        self.error = error
+        self.message = message
+        self.errorCode = errorCode
+        self.errorDescription = message
+        self.errorReason = errorReason
+    }
+}

@@ -83,7 +83,11 @@ protocol AdministrationService: Sendable {
     init(storage: any SesameStorage, clock: any SesameClock, logger: Logger)
 }
 
-extension UserAdministration: AdministrationService {}
+extension UserAdministration: AdministrationService {
+    init(storage: any SesameStorage, clock: any SesameClock, logger: Logger) {
+        self.init(storage: storage, clock: clock, random: SystemRandomSource(), logger: logger)
+    }
+}
 extension CredentialAdministration: AdministrationService {}
 extension ApplicationAdministration: AdministrationService {
     init(storage: any SesameStorage, clock: any SesameClock, logger: Logger) {

@@ -64,12 +64,15 @@ struct HTTPTransport: Sendable {
         return Answer(body: response.body, headers: response.headers)
     }
 
-    /// Auth0's error shape, or the status alone when the body is something else.
+    /// Auth0's error shape, or the status alone when the body is something else. Under
+    /// `/api/v2/` the code is the Management API body's `errorCode` (its `error` is the HTTP
+    /// reason phrase).
     private static func refusal(_ response: HTTPExchange.Response) -> SesameClientError {
         let body = try? JSONDecoder().decode(ErrorBody.self, from: response.body)
+        let managementCode = (try? JSONDecoder().decode(ManagementErrorBody.self, from: response.body))?.errorCode
         let reset = response.headers["x-ratelimit-reset"].flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:))
         return .server(
-            status: response.status, code: body?.error ?? "http_\(response.status)",
+            status: response.status, code: managementCode ?? body?.error ?? "http_\(response.status)",
             message: body?.errorDescription ?? response.reason,
             errorReason: body?.errorReason, rateLimitReset: reset)
     }

@@ -42,8 +42,16 @@ public struct Sesame: Sendable {
     public let outbox: Outbox
     /// The operators' view of the outbox.
     public let deliveries: DeliveryAdministration
-    /// Management tokens for `/api/v2`.
+    /// Management tokens for `/api/v2`: `sadm_…` tokens and machine tokens.
     public let adminTokens: AdminTokens
+    /// `client_credentials` tokens of machine-to-machine applications.
+    public let machineTokens: MachineTokens
+    /// Browser sessions as operators see them (`/api/v2/sessions`).
+    public let sessionAdministration: SessionAdministration
+    /// Refresh tokens as operators see them (`/api/v2/refresh-tokens`).
+    public let refreshTokens: RefreshTokenAdministration
+    /// What operators do to client grants (`/api/v2/client-grants`).
+    public let clientGrants: ClientGrantAdministration
     /// What operators do to users (`/api/v2/users`).
     public let users: UserAdministration
     /// What operators do to applications (`/api/v2/clients`).
@@ -70,8 +78,15 @@ public struct Sesame: Sendable {
             clock: clock, random: random, logger: logger)
         self.outbox = outbox
         self.deliveries = DeliveryAdministration(storage: storage, clock: clock)
-        self.adminTokens = AdminTokens(storage: storage, hasher: hasher, random: random, clock: clock)
-        self.users = UserAdministration(storage: storage, clock: clock, logger: logger)
+        let machineTokens = MachineTokens(
+            storage: storage, keys: keys, settings: settings, clock: clock, random: random,
+            audit: AuditLog(storage: storage, clock: clock, logger: logger, random: random))
+        self.machineTokens = machineTokens
+        self.adminTokens = AdminTokens(
+            storage: storage, hasher: hasher, random: random, clock: clock, machine: machineTokens)
+        self.clientGrants = ClientGrantAdministration(
+            storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience, logger: logger)
+        self.users = UserAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.applications = ApplicationAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.auditTrail = AuditTrail(storage: storage)
         self.registry = Registry(storage: storage)
@@ -97,9 +112,12 @@ public struct Sesame: Sendable {
             passwordless: passwordless)
         self.passkeys = passkeys
         self.redirectLogin = RedirectLogin(applications: storage, tokens: tokens, coordinator: coordinator, clock: clock)
+        let sessionAdministration = SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger)
+        self.sessionAdministration = sessionAdministration
+        self.refreshTokens = RefreshTokenAdministration(storage: storage, clock: clock, logger: logger)
         self.sessions = BrowserSessions(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
-            administration: SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger))
+            administration: sessionAdministration)
         self.logout = Logout(applications: storage, sessions: sessions, keys: keys, issuer: settings.issuer)
         self.browserLogin = BrowserLogin(
             redirect: redirectLogin, passwordless: passwordless, linkRequests: linkRequests, passkeys: passkeys,
@@ -113,7 +131,7 @@ public struct Sesame: Sendable {
             logger: logger)
         self.deviceKeys = DeviceKeys(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, tokens: tokens,
-            coordinator: coordinator)
+            coordinator: coordinator, machine: machineTokens)
     }
 
     /// Prepares storage on start (first start creates the HMAC secret, the signing key, the

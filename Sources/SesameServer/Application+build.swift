@@ -97,7 +97,8 @@ public func buildRouter(
     TokenController(
         passwordless: sesame.passwordless, linkRequests: sesame.linkRequests, passkeys: sesame.passkeys,
         deviceKeys: sesame.deviceKeys.login,
-        tokens: sesame.tokens, clients: sesame.clients, proxies: proxies, refusals: sesame.grantRefusals
+        tokens: sesame.tokens, machineTokens: sesame.machineTokens, clients: sesame.clients, proxies: proxies,
+        refusals: sesame.grantRefusals
     ).register(on: router)
     LegacyController(
         passwordless: sesame.passwordless, deviceKeys: sesame.deviceKeys.login, clients: sesame.clients, proxies: proxies,
@@ -135,7 +136,8 @@ public func buildRouter(
     DeviceKeyController(deviceKeys: sesame.deviceKeys, clients: sesame.clients, proxies: proxies).register(on: router)
     ManagementController(
         adminTokens: sesame.adminTokens, users: sesame.users, applications: sesame.applications, auditTrail: sesame.auditTrail,
-        tokens: sesame.tokens
+        tokens: sesame.tokens, clientGrants: sesame.clientGrants, connections: sesame.registry,
+        sessions: sesame.sessionAdministration, refreshTokens: sesame.refreshTokens
     ).register(on: router)
     return router
 }

@@ -9,6 +9,13 @@ enum SessionChecks {
     }
 
     static let all = [
+        ConformanceCheck("browser sessions: found by id in any state") { store, clock in
+            try await store.createBrowserSession(session(id: "s1", hash: 1, at: clock.now()))
+            try await expect(try await store.browserSession(id: "s1")?.ip == "198.51.100.7", "found by id")
+            _ = try await store.revokeBrowserSession(id: "s1", userID: nil, at: clock.now())
+            try await expect(try await store.browserSession(id: "s1")?.revokedAt == clock.now(), "a revoked one too")
+            try await expect(try await store.browserSession(id: "nope") == nil, "an unknown id is nil")
+        },
         ConformanceCheck("browser sessions: stored, found by any of their hashes, touched") { store, clock in
             try await store.createBrowserSession(session(id: "s1", hash: 1, at: clock.now()))
             let found = try await store.browserSession(secretHashes: [

@@ -16,6 +16,7 @@ private struct ApplicationOptions: Codable {
     var logoutURLs: [String]?
     var logoURL: String?
     var brandColor: BrandColor?
+    var authMethod: TokenEndpointAuthMethod?
 }
 
 extension SQLStorage: ApplicationRepository {
@@ -73,8 +74,11 @@ extension SQLStorage: ApplicationRepository {
 
     public func deleteApplication(clientID: String) async throws {
         defer { cachedApplications.invalidate(clientID) }
-        let deleted = try await executor.write { db in
-            try await db.raw("DELETE FROM applications WHERE client_id = \(bind: clientID) RETURNING client_id").all().count
+        let deleted = try await executor.transaction { db in
+            // The application's client grants go with it: a new application can never inherit them.
+            try await db.raw("DELETE FROM client_grants WHERE client_id = \(bind: clientID)").run()
+            return try await db.raw("DELETE FROM applications WHERE client_id = \(bind: clientID) RETURNING client_id").all()
+                .count
         }
         if deleted == 0 { throw StorageError.notFound("application \(clientID)") }
     }
@@ -88,7 +92,7 @@ extension SQLStorage: ApplicationRepository {
                 androidFingerprints: application.androidFingerprints,
                 deviceKeyNonceRequired: application.deviceKeyNonceRequired ? true : nil,
                 logoutURLs: application.logoutURLs.isEmpty ? nil : application.logoutURLs, logoURL: application.logoURL,
-                brandColor: application.brandColor))
+                brandColor: application.brandColor, authMethod: application.authMethod))
     }
 
     private func application(from row: any SQLRow) throws -> Application {
@@ -108,6 +112,7 @@ extension SQLStorage: ApplicationRepository {
         application.logoutURLs = options.logoutURLs ?? []
         application.logoURL = options.logoURL
         application.brandColor = options.brandColor
+        application.authMethod = options.authMethod
         return application
     }
 }

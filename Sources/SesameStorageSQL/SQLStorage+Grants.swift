@@ -162,6 +162,41 @@ extension SQLStorage: GrantRepository {
         ).run()
     }
 
+    public func liveRefreshTokens(userID: String, at: Date) async throws -> [RefreshToken] {
+        try await executor.read { db in
+            try await db.raw(
+                """
+                SELECT * FROM refresh_tokens WHERE user_id = \(bind: userID) AND \(Self.current(at: at))
+                ORDER BY created_at DESC, id
+                """
+            ).all().map(Self.refreshToken(from:))
+        }
+    }
+
+    public func liveRefreshToken(familyID: String, at: Date) async throws -> RefreshToken? {
+        try await executor.read { db in
+            try await db.raw(
+                "SELECT * FROM refresh_tokens WHERE family_id = \(bind: familyID) AND \(Self.current(at: at))"
+            ).first().map(Self.refreshToken(from:))
+        }
+    }
+
+    public func revokeRefreshFamily(_ familyID: String, at: Date) async throws -> Bool {
+        try await executor.write { db in
+            try await db.raw(
+                """
+                UPDATE refresh_tokens SET revoked_at = \(bind: at.sqlValue)
+                WHERE family_id = \(bind: familyID) AND revoked_at IS NULL RETURNING id
+                """
+            ).all().count > 0
+        }
+    }
+
+    /// The current token of a live family: not rotated, not revoked, not expired.
+    private static func current(at: Date) -> SQLQueryString {
+        "rotated_at IS NULL AND revoked_at IS NULL AND expires_at > \(bind: at.sqlValue)"
+    }
+
     /// The family of a token that was already rotated or revoked: presenting it is reuse.
     private static func spentFamily(hashes: [[UInt8]], clientID: String, db: any SQLDatabase) async throws -> String? {
         for hash in hashes {

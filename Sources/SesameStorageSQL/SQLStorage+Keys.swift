@@ -275,18 +275,32 @@ extension SQLStorage: EventRepository {
 
     public func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent] {
         try await executor.read { db in
-            var conditions: [SQLQueryString] = []
-            if let userID = query.userID { conditions.append("user_id = \(bind: userID)") }
-            if let type = query.type { conditions.append("type = \(bind: type)") }
-            if let types = query.types { conditions.append(types.isEmpty ? "1 = 0" : "type IN (\(binds: types))") }
-            if let since = query.since { conditions.append("at >= \(bind: since.sqlValue)") }
-            let filter: SQLQueryString = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let order: SQLQueryString = query.after == nil ? "DESC" : "ASC"
             return try await db.raw(
                 """
-                SELECT * FROM audit_events \(filter) ORDER BY seq DESC LIMIT \(bind: query.limit) OFFSET \(bind: query.offset)
+                SELECT * FROM audit_events \(Self.filter(query)) ORDER BY seq \(order)
+                LIMIT \(bind: query.limit) OFFSET \(bind: query.offset)
                 """
             ).all().map(Self.auditEvent(from:))
         }
+    }
+
+    public func countAuditEvents(_ query: AuditQuery) async throws -> Int {
+        try await executor.read { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM audit_events \(Self.filter(query))").first()?.int("n") ?? 0
+        }
+    }
+
+    /// The `WHERE` clause of `query`, without its paging.
+    private static func filter(_ query: AuditQuery) -> SQLQueryString {
+        var conditions: [SQLQueryString] = []
+        if let userID = query.userID { conditions.append("user_id = \(bind: userID)") }
+        if let type = query.type { conditions.append("type = \(bind: type)") }
+        if let types = query.types { conditions.append(types.isEmpty ? "1 = 0" : "type IN (\(binds: types))") }
+        if let since = query.since { conditions.append("at >= \(bind: since.sqlValue)") }
+        if let seq = query.seq { conditions.append("seq = \(bind: seq)") }
+        if let after = query.after { conditions.append("seq > \(bind: after)") }
+        return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     }
 
     public func deleteAuditEvents(before date: Date) async throws -> Int {

@@ -37,6 +37,12 @@ extension SQLStorage: BrowserSessionRepository {
         }
     }
 
+    public func browserSession(id: String) async throws -> BrowserSession? {
+        try await executor.read { db in
+            try await db.raw("SELECT * FROM browser_sessions WHERE id = \(bind: id)").first().map(Self.browserSession(from:))
+        }
+    }
+
     public func browserSessions(userID: String, at: Date) async throws -> [BrowserSession] {
         try await executor.read { db in
             try await db.raw(

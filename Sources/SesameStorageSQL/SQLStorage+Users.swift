@@ -6,7 +6,8 @@ public import SesameCore
 extension SQLStorage: UserRepository {
     static let userColumns = """
         id, connection, identifier, email, email_verified, phone_number, phone_verified, name, nickname, picture,
-        blocked, created_at, updated_at, last_login, logins_count, tokens_valid_after, user_metadata, app_metadata
+        blocked, created_at, updated_at, last_login, logins_count, tokens_valid_after, user_metadata, app_metadata,
+        given_name, family_name
         """
 
     /// ``userColumns`` of the table aliased `alias`, each named with `prefix`, for a statement
@@ -68,13 +69,15 @@ extension SQLStorage: UserRepository {
         try transform(&user)
         try await db.raw(
             """
-            UPDATE users SET email = \(bind: user.email), email_verified = \(bind: user.emailVerified.sqlValue),
+            UPDATE users SET identifier = \(bind: user.identifier), email = \(bind: user.email),
+            email_verified = \(bind: user.emailVerified.sqlValue),
             phone_number = \(bind: user.phoneNumber), phone_verified = \(bind: user.phoneVerified.sqlValue),
             name = \(bind: user.name), nickname = \(bind: user.nickname), picture = \(bind: user.picture),
             blocked = \(bind: user.blocked.sqlValue), updated_at = \(bind: user.updatedAt.sqlValue),
             tokens_valid_after = \(bind: user.tokensValidAfter?.sqlValue),
             user_metadata = \(bind: try metadataText(user.userMetadata)),
-            app_metadata = \(bind: try metadataText(user.appMetadata))
+            app_metadata = \(bind: try metadataText(user.appMetadata)), given_name = \(bind: user.givenName),
+            family_name = \(bind: user.familyName)
             WHERE id = \(bind: id)
             """
         ).run()
@@ -198,7 +201,7 @@ extension SQLStorage: UserRepository {
             \(bind: user.blocked.sqlValue), \(bind: user.createdAt.sqlValue), \(bind: (login ?? user.updatedAt).sqlValue),
             \(bind: (login ?? user.lastLogin)?.sqlValue), \(bind: login == nil ? user.loginsCount : 1),
             \(bind: user.tokensValidAfter?.sqlValue), \(bind: try metadataText(user.userMetadata)),
-            \(bind: try metadataText(user.appMetadata))) \(suffix)
+            \(bind: try metadataText(user.appMetadata)), \(bind: user.givenName), \(bind: user.familyName)) \(suffix)
             """
         ).first()
     }
@@ -221,6 +224,8 @@ extension SQLStorage: UserRepository {
             tokensValidAfter: try row.optionalDate(prefix + "tokens_valid_after"))
         user.userMetadata = try row.metadata(prefix + "user_metadata")
         user.appMetadata = try row.metadata(prefix + "app_metadata")
+        user.givenName = try row.optionalString(prefix + "given_name")
+        user.familyName = try row.optionalString(prefix + "family_name")
         return user
     }
 }

@@ -8,7 +8,10 @@ struct ApplicationSettingsOptions: ParsableArguments {
     @Option(name: .customLong("callback"), help: "Allowed callback URL (repeatable).") var callbacks: [String] = []
     @Option(name: .customLong("allowed-origin"), help: "Allowed web origin (repeatable).") var origins: [String] = []
     @Option(name: .customLong("logout-url"), help: "Allowed logout return URL (repeatable).") var logoutURLs: [String] = []
-    @Option(name: .customLong("grant"), help: "Enabled grant type (repeatable; default: all).") var grants: [String] = []
+    @Option(
+        name: .customLong("grant"),
+        help: "Enabled grant type (repeatable; default: every login grant, client_credentials for non_interactive).")
+    var grants: [String] = []
     @Option(name: .customLong("ios-bundle-id"), help: "iOS bundle id for link_ios (repeatable).") var iosBundleIDs: [String] = []
     @Option(name: .customLong("android-package"), help: "Android package for link_android (repeatable).")
     var androidPackages: [String] = []
@@ -27,10 +30,10 @@ struct ApplicationSettingsOptions: ParsableArguments {
 
     func validate() throws {
         try Self.validateURLs(callbacks + origins + logoutURLs)
-        let unknown = grants.filter { !GrantType.defaults.contains($0) }
+        let unknown = grants.filter { !GrantType.known.contains($0) }
         guard unknown.isEmpty else {
             throw ValidationError(
-                "unknown grant \(unknown.joined(separator: ", ")); known: \(GrantType.defaults.joined(separator: ", "))")
+                "unknown grant \(unknown.joined(separator: ", ")); known: \(GrantType.known.joined(separator: ", "))")
         }
         if let bad = androidFingerprints.first(where: { AndroidFingerprint.normalized($0) == nil }) {
             throw ValidationError("'\(bad)' is not a SHA-256 fingerprint: 32 hex pairs separated by colons")

@@ -27,7 +27,8 @@ struct AppsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an application.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "Display name.") var name: String
-        @Option(help: "native, spa or regular (regular apps get a client secret).") var type: ApplicationType = .native
+        @Option(help: "native, spa, regular or non_interactive (regular and non_interactive apps get a client secret).")
+        var type: ApplicationType = .native
         @OptionGroup var settings: ApplicationSettingsOptions
         @Flag(help: "Print the application as JSON.") var json = false
 

@@ -28,4 +28,19 @@ public struct ClientAuthenticator: Sendable {
         }
         return application
     }
+
+    /// ``authenticate(clientID:clientSecret:)``, and the secret presented the way the
+    /// application's `token_endpoint_auth_method` says when an operator set one.
+    /// - Parameter method: how the request carried the secret (`none` when it carried none).
+    /// - Throws: 401 `invalid_client` as ``authenticate(clientID:clientSecret:)``, or for a
+    ///   secret in the body from an application set to `client_secret_basic` (or the reverse).
+    public func authenticate(clientID: String?, clientSecret: String?, presentedWith method: TokenEndpointAuthMethod)
+        async throws -> Application
+    {
+        let application = try await authenticate(clientID: clientID, clientSecret: clientSecret)
+        if let required = application.authMethod, required != .none, method != required {
+            throw SesameError.invalidClient("The client must authenticate with \(required.rawValue).")
+        }
+        return application
+    }
 }

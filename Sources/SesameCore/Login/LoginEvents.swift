@@ -47,6 +47,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case applicationUpdated = "application_updated"
     case applicationDeleted = "application_deleted"
     case userUpdated = "user_updated"
+    /// A machine-to-machine application got a token with `client_credentials`.
+    case machineToken = "machine_token"
     case signingKeyRotated = "signing_key_rotated"
     case signingKeyRetired = "signing_key_retired"
     case addressVerified = "address_verified"
@@ -60,6 +62,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case deviceKeyRefused = "device_key_refused"
     case refreshTokenReuse = "refresh_token_reuse"
     case refreshTokenRetry = "refresh_token_retry"
+    /// An operator revoked a refresh token (its family) through the management API.
+    case refreshTokenRevoked = "refresh_token_revoked"
     case userBlocked = "user_blocked"
     case userUnblocked = "user_unblocked"
     case userDeleted = "user_deleted"

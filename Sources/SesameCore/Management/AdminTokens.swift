@@ -5,22 +5,33 @@ public import Foundation
 /// `sesame admin tokens create --name ci --scope read:logs --json` prints a `sadm_…` token once; send it as
 /// `Authorization: Bearer sadm_…`. Only its HMAC is stored, so a database leak does not leak
 /// tokens; `sesame admin tokens delete ID` revokes one at once, and a token made with an
-/// expiry stops working by itself.
+/// expiry stops working by itself. With ``MachineTokens``, the `client_credentials` tokens of
+/// machine-to-machine applications are accepted too.
 public struct AdminTokens: Sendable {
     let storage: any AdminTokenRepository
     let hasher: SecretHasher
     let random: any RandomSource
     let clock: any SesameClock
+    /// Checks machine-to-machine tokens; nil: only `sadm_…` tokens are accepted.
+    let machine: MachineTokens?
 
     /// Creates the service.
     public init(
         storage: any AdminTokenRepository, hasher: SecretHasher, random: any RandomSource,
         clock: any SesameClock = SystemClock()
     ) {
+        self.init(storage: storage, hasher: hasher, random: random, clock: clock, machine: nil)
+    }
+
+    init(
+        storage: any AdminTokenRepository, hasher: SecretHasher, random: any RandomSource, clock: any SesameClock,
+        machine: MachineTokens?
+    ) {
         self.storage = storage
         self.hasher = hasher
         self.random = random
         self.clock = clock
+        self.machine = machine
     }
 
     /// The prefix that tells management tokens from user access tokens.

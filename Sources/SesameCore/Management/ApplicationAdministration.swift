@@ -33,16 +33,18 @@ public struct ApplicationAdministration: Sendable {
         return application
     }
 
-    /// A new application of `type` named `name`, set up by `configure`; regular (server-side)
-    /// applications get a client secret.
+    /// A new application of `type` named `name`, set up by `configure`; confidential ones
+    /// (regular and machine-to-machine applications, or any set to authenticate with a secret)
+    /// get a client secret. Machine-to-machine applications get only `client_credentials`.
     /// - Throws: 400 for settings the type may not have (``validate(_:)``).
     public func create(name: String, type: ApplicationType, configure: (inout Application) throws -> Void = { _ in })
         async throws -> Application
     {
         var application = Application(
-            clientID: random.alphanumeric(32), clientSecret: type == .regular ? random.token(48) : nil, name: name,
-            type: type, callbacks: [], createdAt: clock.now())
+            clientID: random.alphanumeric(32), clientSecret: nil, name: name, type: type, callbacks: [],
+            grantTypes: type == .nonInteractive ? GrantType.machineDefaults : GrantType.defaults, createdAt: clock.now())
         try configure(&application)
+        if application.isConfidential { application.clientSecret = random.token(48) }
         try Self.validate(application)
         try await storage.createApplication(application)
         await audit.record(.applicationCreated, client: application.clientID, detail: "\(type.rawValue) \(name)")
@@ -54,9 +56,12 @@ public struct ApplicationAdministration: Sendable {
     public func update(_ clientID: String, _ change: @escaping @Sendable (inout Application) throws -> Void) async throws
         -> Application
     {
+        let random = random
         let updated = try await notFoundAsError(clientID) {
             try await storage.updateApplication(clientID: clientID) { application in
                 try change(&application)
+                // An application told to authenticate with a secret gets one.
+                if application.isConfidential, application.clientSecret == nil { application.clientSecret = random.token(48) }
                 try Self.validate(application)
             }
         }
@@ -64,7 +69,19 @@ public struct ApplicationAdministration: Sendable {
         return updated
     }
 
-    /// Deletes an application; its tokens stop working with it.
+    /// Gives the application a new secret; the old one stops working at once (Auth0's
+    /// `rotate-secret`).
+    /// - Throws: 404 for an unknown application.
+    public func rotateSecret(_ clientID: String) async throws -> Application {
+        let secret = random.token(48)
+        let updated = try await notFoundAsError(clientID) {
+            try await storage.updateApplication(clientID: clientID) { $0.clientSecret = secret }
+        }
+        await audit.record(.applicationUpdated, client: clientID, detail: "client secret rotated")
+        return updated
+    }
+
+    /// Deletes an application and its client grants; its tokens stop working with it.
     /// - Throws: 404 for an unknown one.
     public func delete(_ clientID: String) async throws {
         try await notFoundAsError(clientID) { try await storage.deleteApplication(clientID: clientID) }
@@ -78,6 +95,7 @@ public struct ApplicationAdministration: Sendable {
         guard !application.name.trimmingCharacters(in: .whitespaces).isEmpty, application.name.count <= 200 else {
             throw SesameError.invalidRequest("name must be 1 to 200 characters.")
         }
+        try validateGrants(application)
         if let problem = application.callbacks.lazy.compactMap({ CallbackURL.problem($0, type: application.type) }).first {
             throw SesameError.invalidRequest(problem)
         }
@@ -94,6 +112,21 @@ public struct ApplicationAdministration: Sendable {
             URLComponents(string: logo).map({ $0.scheme == "https" && $0.host?.isEmpty == false }) != true
         {
             throw SesameError.invalidRequest("logo_uri must be an https URL.")
+        }
+    }
+
+    /// Grants Sesame knows, and `client_credentials` (or a machine-to-machine type) only for
+    /// an application that authenticates with a secret: anyone can present a public client's id.
+    static func validateGrants(_ application: Application) throws {
+        if let unknown = application.grantTypes.first(where: { !GrantType.known.contains($0) }) {
+            throw SesameError.invalidRequest(
+                "grant_types: '\(unknown)' is not supported; supported: \(GrantType.known.joined(separator: ", ")).")
+        }
+        let machine = application.type == .nonInteractive || application.allows(GrantType.clientCredentials)
+        if machine, !application.isConfidential {
+            throw SesameError.invalidRequest(
+                "client_credentials and non_interactive applications need token_endpoint_auth_method client_secret_post or client_secret_basic."
+            )
         }
     }
 

@@ -14,6 +14,11 @@ public struct Registry: Sendable {
         try await storage.listApplications()
     }
 
+    /// Every connection, by name.
+    public func connections() async throws -> [Connection] {
+        try await storage.listConnections()
+    }
+
     /// The connection named `name`, if there is one.
     public func connection(name: String) async throws -> Connection? {
         try await storage.connection(name: name)

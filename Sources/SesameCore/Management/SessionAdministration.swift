@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Logging
 
 /// Browser sessions seen from outside a browser: listed and ended by an administrator
@@ -26,6 +26,19 @@ public struct SessionAdministration: Sendable {
         return try await storage.browserSessions(userID: userID, at: now).filter {
             $0.isLive(at: now, idleLifetime: idleLifetime)
         }
+    }
+
+    /// One live session (`GET /api/v2/sessions/{id}`).
+    /// - Throws: 404 when there is no such live session.
+    public func session(id: String) async throws -> BrowserSession {
+        guard let session = try await storage.browserSession(id: id), session.isLive(at: clock.now(), idleLifetime: idleLifetime)
+        else { throw SesameError(.notFound, .notFound, "No such session.") }
+        return session
+    }
+
+    /// When the session ends unless it is used again.
+    public func idleExpiry(of session: BrowserSession) -> Date {
+        session.lastSeenAt.addingTimeInterval(idleLifetime)
     }
 
     /// Every live session, newest first.

@@ -9,6 +9,20 @@ public enum ApplicationType: String, Sendable, Codable, CaseIterable {
     case spa
     /// A server-side web app: confidential, must send its `client_secret`.
     case regular
+    /// A machine-to-machine client (Auth0's `non_interactive`): a back end that signs nobody
+    /// in and gets Management API tokens with `client_credentials`; confidential.
+    case nonInteractive = "non_interactive"
+}
+
+/// How an application proves itself at the token endpoint (Auth0's
+/// `token_endpoint_auth_method`).
+public enum TokenEndpointAuthMethod: String, Sendable, Codable, CaseIterable {
+    /// A public client: its `client_id` alone.
+    case none
+    /// `client_secret` in the body.
+    case clientSecretPost = "client_secret_post"
+    /// `client_secret` in an `Authorization: Basic` header.
+    case clientSecretBasic = "client_secret_basic"
 }
 
 /// An OAuth client ("application" in Auth0's words).
@@ -44,6 +58,9 @@ public struct Application: Sendable, Codable, Equatable {
     public var logoURL: String?
     /// The colour of the hosted pages' main button; links use it where it has enough contrast.
     public var brandColor: BrandColor?
+    /// How the application must authenticate, when an operator set it; nil: as its type
+    /// decides (a secret, in the body or a Basic header, for regular and machine clients).
+    public var authMethod: TokenEndpointAuthMethod?
 
     /// Creates an application record.
     public init(
@@ -68,7 +85,13 @@ public struct Application: Sendable, Codable, Equatable {
     }
 
     /// Whether the application must authenticate with its secret.
-    public var isConfidential: Bool { type == .regular }
+    public var isConfidential: Bool { authMethod.map { $0 != .none } ?? Self.isConfidential(type) }
+
+    /// Whether applications of `type` keep a secret unless told otherwise.
+    public static func isConfidential(_ type: ApplicationType) -> Bool { type == .regular || type == .nonInteractive }
+
+    /// The method Auth0 reports for the application: the one set, or its type's.
+    public var effectiveAuthMethod: TokenEndpointAuthMethod { authMethod ?? (isConfidential ? .clientSecretPost : .none) }
 
     /// Whether `grant` is enabled for this application.
     public func allows(_ grant: String) -> Bool { grantTypes.contains(grant) }
@@ -89,6 +112,12 @@ public enum GrantType {
     /// grant of its own in an application's settings: applications that allow
     /// ``passwordlessOTP`` may use it.
     public static let magicLink = LinkSessionBody.grantType
+    /// OAuth's client-credentials grant: a machine client's own token (Management API tokens).
+    public static let clientCredentials = "client_credentials"
     /// Every grant a new application gets.
     public static let defaults = [passwordlessOTP, refreshToken, authorizationCode, legacyPassword, webauthn, jwtBearer]
+    /// Every grant a new machine-to-machine application gets.
+    public static let machineDefaults = [clientCredentials]
+    /// Every grant an application may list.
+    public static let known = defaults + [clientCredentials]
 }

@@ -101,18 +101,25 @@ public struct AuditQuery: Sendable, Equatable {
     public var types: [String]?
     /// Only events at or after this instant.
     public var since: Date?
+    /// Only the event with this number (`GET /api/v2/logs/{id}`).
+    public var seq: Int64?
+    /// Only events numbered after this one, oldest first (Auth0's `from`/`take`, which reads
+    /// on from a log id without missing what arrives meanwhile).
+    public var after: Int64?
     public var limit: Int
     public var offset: Int
 
     /// Creates a query; `limit` is clamped to 1...1000.
     public init(
-        userID: String? = nil, type: String? = nil, types: [String]? = nil, since: Date? = nil, limit: Int = 50,
-        offset: Int = 0
+        userID: String? = nil, type: String? = nil, types: [String]? = nil, since: Date? = nil, seq: Int64? = nil,
+        after: Int64? = nil, limit: Int = 50, offset: Int = 0
     ) {
         self.userID = userID
         self.type = type
         self.types = types
         self.since = since
+        self.seq = seq
+        self.after = after
         self.limit = min(max(limit, 1), 1000)
         self.offset = max(offset, 0)
     }

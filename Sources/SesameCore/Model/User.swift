@@ -15,6 +15,10 @@ public struct User: Sendable, Codable, Equatable {
     public var phoneNumber: String?
     public var phoneVerified: Bool
     public var name: String?
+    /// Auth0's `given_name` and `family_name`: kept for the management API when an operator
+    /// sets them (users brought from Auth0 keep theirs).
+    public var givenName: String?
+    public var familyName: String?
     public var nickname: String?
     public var picture: String?
     /// A blocked user gets no codes and no tokens; answers stay identical to unknown users.

@@ -6,6 +6,8 @@ public protocol BrowserSessionRepository: Sendable {
     func createBrowserSession(_ session: BrowserSession) async throws
     /// The session whose secret has one of `hashes` (current and previous HMAC keys), in any state.
     func browserSession(secretHashes: [[UInt8]]) async throws -> BrowserSession?
+    /// The session with this public id, in any state, or nil.
+    func browserSession(id: String) async throws -> BrowserSession?
     /// Records a use of the session (idle expiry counts from `at`).
     func touchBrowserSession(id: String, at: Date) async throws
     /// The user's sessions that are not revoked and not past their absolute end, newest first.

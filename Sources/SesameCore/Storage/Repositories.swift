@@ -65,7 +65,7 @@ public protocol ApplicationRepository: Sendable {
     func updateApplication(
         clientID: String, _ transform: @escaping @Sendable (inout Application) throws -> Void
     ) async throws -> Application
-    /// Deletes an application; throws `.notFound`.
+    /// Deletes an application and its client grants, in one transaction; throws `.notFound`.
     func deleteApplication(clientID: String) async throws
 }
 
@@ -191,6 +191,13 @@ public protocol GrantRepository: Sendable {
     func revokeRefreshToken(hashes: [[UInt8]], clientID: String, at: Date) async throws -> Bool
     /// Revokes every refresh token of a user (blocking, deletion).
     func revokeRefreshTokens(userID: String, at: Date) async throws
+    /// The current token of each of the user's live families (neither rotated, revoked nor
+    /// expired at `at`), newest first.
+    func liveRefreshTokens(userID: String, at: Date) async throws -> [RefreshToken]
+    /// The current token of the family `familyID` when it is live at `at`, or nil.
+    func liveRefreshToken(familyID: String, at: Date) async throws -> RefreshToken?
+    /// Revokes the family (its access tokens die with it); true when it held a token not yet revoked.
+    func revokeRefreshFamily(_ familyID: String, at: Date) async throws -> Bool
 }
 
 extension GrantRepository {
@@ -306,8 +313,10 @@ public protocol EventRepository: Sendable {
     func recordAggregatedAudit(_ event: AuditEvent, aggregateKey: String) async throws -> Bool
     /// The newest audit events first.
     func recentAuditEvents(limit: Int) async throws -> [AuditEvent]
-    /// The audit events `query` selects, newest first.
+    /// The audit events `query` selects, newest first (oldest first with `after`).
     func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent]
+    /// How many audit events `query` selects, whatever its limit and offset.
+    func countAuditEvents(_ query: AuditQuery) async throws -> Int
     /// Deletes audit events older than `date` (the retention period); returns how many.
     func deleteAuditEvents(before date: Date) async throws -> Int
 }
@@ -332,4 +341,4 @@ public typealias SesameStorage = UserRepository & ApplicationRepository & Connec
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
     & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository
     & BrowserSessionRepository & LinkRequestRepository & DeliveryRepository & WebhookRepository
-    & MessageTemplateRepository & ChallengeRetryRepository
+    & MessageTemplateRepository & ChallengeRetryRepository & ClientGrantRepository

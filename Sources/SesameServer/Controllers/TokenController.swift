@@ -12,6 +12,7 @@ struct TokenController {
     let passkeys: PasskeyLogin
     let deviceKeys: DeviceKeyLogin
     let tokens: TokenService
+    let machineTokens: MachineTokens
     let clients: ClientAuthenticator
     let proxies: ProxyPolicy
     /// The per-address limit on refused grants.
@@ -33,7 +34,7 @@ struct TokenController {
     /// Authenticates the client and runs the grant the body names.
     private func grant(_ request: Request, _ body: RequestParameters, ip: String) async throws -> TokenResponse {
         let grant = try TokenGrant(body)
-        let application = try await clients.authenticate(request, body)
+        let application = try await authenticate(request, body, for: grant)
         // Core refuses it again in each grant; asked here too so it is answered before the rest of the body is read.
         try application.requireGrant(grant.type)
         let issue = try TokenGrantRequest(body, application: application)
@@ -52,8 +53,23 @@ struct TokenController {
                 code: code, redirectURI: redirectURI, codeVerifier: verifier, application: application)
         case .magicLink(let linkSession):
             response = try await linkRequests.finish(pollSecret: linkSession, request: issue)
+        case .clientCredentials(let audience, let scope):
+            response = try await machineTokens.issue(for: application, audience: audience, scope: scope)
         }
         return response
+    }
+
+    /// The client, authenticated. A machine client that fails is told as Auth0 tells it
+    /// (401 `access_denied` "Unauthorized"), which is what Auth0's SDKs expect of that grant.
+    private func authenticate(_ request: Request, _ body: RequestParameters, for grant: TokenGrant) async throws
+        -> SesameCore.Application
+    {
+        guard case .clientCredentials = grant else { return try await clients.authenticate(request, body) }
+        do {
+            return try await clients.authenticate(request, body)
+        } catch let error as SesameError where error.code == .invalidClient {
+            throw SesameError(.unauthorized, .accessDenied, "Unauthorized", logDetail: error.message)
+        }
     }
 
     @Sendable func revoke(_ request: Request, context: SesameRequestContext) async throws -> Response {

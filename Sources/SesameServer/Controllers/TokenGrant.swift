@@ -12,11 +12,12 @@ enum TokenGrant {
     case refreshToken(String?, scope: String?)
     case authorizationCode(code: String?, redirectURI: String?, codeVerifier: String?)
     case magicLink(linkSession: String?)
+    case clientCredentials(audience: String?, scope: String?)
 
     /// The grant types the token endpoint serves.
     static let types: Set<String> = [
         GrantType.passwordlessOTP, GrantType.refreshToken, GrantType.authorizationCode, GrantType.webauthn,
-        GrantType.jwtBearer, GrantType.magicLink,
+        GrantType.jwtBearer, GrantType.magicLink, GrantType.clientCredentials,
     ]
 
     /// Reads the grant named by `grant_type`.
@@ -43,6 +44,8 @@ enum TokenGrant {
                 codeVerifier: try body.string("code_verifier"))
         case GrantType.magicLink:
             self = .magicLink(linkSession: try body.string("link_session"))
+        case GrantType.clientCredentials:
+            self = .clientCredentials(audience: try body.string("audience"), scope: try body.string("scope"))
         default:
             throw SesameError(.badRequest, .unsupportedGrantType, "Unsupported grant type: \(type)")
         }
@@ -58,6 +61,7 @@ enum TokenGrant {
         case .authorizationCode: GrantType.authorizationCode
         // A link session finishes a passwordless login: the applications that may use codes may use it.
         case .magicLink: GrantType.passwordlessOTP
+        case .clientCredentials: GrantType.clientCredentials
         }
     }
 }

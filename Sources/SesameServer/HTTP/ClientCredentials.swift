@@ -5,15 +5,19 @@ import SesameParsers
 
 extension Request {
     /// The client's credentials: `client_id` and `client_secret` from the body, or HTTP Basic
-    /// (RFC 6749 §2.3.1) for what the body leaves out.
-    func clientCredentials(_ body: RequestParameters) throws -> (id: String?, secret: String?) {
+    /// (RFC 6749 §2.3.1) for what the body leaves out; and how the secret came (in the body, a
+    /// Basic header, or not at all).
+    func presentedCredentials(_ body: RequestParameters) throws -> (
+        id: String?, secret: String?, method: TokenEndpointAuthMethod
+    ) {
         var clientID = try body.string("client_id")
         var secret = try body.string("client_secret")
+        var method: TokenEndpointAuthMethod = secret == nil ? .none : .clientSecretPost
         if let basic = BasicCredentials(headers[.authorization]) {
             clientID = clientID ?? basic.user
-            secret = secret ?? basic.password
+            if secret == nil { (secret, method) = (basic.password, .clientSecretBasic) }
         }
-        return (clientID, secret)
+        return (clientID, secret, method)
     }
 }
 
@@ -21,8 +25,8 @@ extension ClientAuthenticator {
     /// The application the request's client credentials authenticate.
     /// - Throws: 401 `invalid_client` as ``authenticate(clientID:clientSecret:)``.
     func authenticate(_ request: Request, _ body: RequestParameters) async throws -> SesameCore.Application {
-        let (clientID, secret) = try request.clientCredentials(body)
-        return try await authenticate(clientID: clientID, clientSecret: secret)
+        let (clientID, secret, method) = try request.presentedCredentials(body)
+        return try await authenticate(clientID: clientID, clientSecret: secret, presentedWith: method)
     }
 }
 

@@ -21,22 +21,31 @@ struct ErrorMiddleware: RouterMiddleware {
     }
 
     /// The response for any error: a ``SesameError`` renders itself, Hummingbird's and
-    /// storage errors are translated, anything else is a 500 that says nothing internal.
+    /// storage errors are translated, anything else is a 500 that says nothing internal. Under
+    /// `/api/v2/` it takes the Management API's shape; everywhere else the Authentication API's.
     static func response(for error: any Error, request: Request, context: Context) -> Response {
+        let error = sesameError(for: error, request: request, context: context)
+        return request.uri.path.hasPrefix(managementPrefix) ? error.managementResponse : error.response
+    }
+
+    /// Where Auth0's Management API lives, and its error shape with it.
+    static let managementPrefix = "/api/v2/"
+
+    private static func sesameError(for error: any Error, request: Request, context: Context) -> SesameError {
         switch error {
         case let error as SesameError:
             if let detail = error.logDetail { context.logger.info("\(error.code): \(LogRedaction.mask(detail))") }
-            return error.response
+            return error
         case is NIOTooManyBytesError:
-            return translate(HTTPError(.contentTooLarge), request: request).response
+            return translate(HTTPError(.contentTooLarge), request: request)
         case let error as HTTPError:
-            return translate(error, request: request).response
+            return translate(error, request: request)
         case let error as StorageError where error.isUnavailable:
             context.logger.error("storage unavailable: \(error)")
-            return SesameError.unavailable(error.description).response
+            return SesameError.unavailable(error.description)
         default:
             context.logger.error("unhandled error: \(String(reflecting: error))")
-            return SesameError(.internalError, .serverError, "The server could not complete the request.").response
+            return SesameError(.internalError, .serverError, "The server could not complete the request.")
         }
     }
 

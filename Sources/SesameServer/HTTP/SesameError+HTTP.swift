@@ -26,9 +26,22 @@ extension SesameError: HTTPResponseError {
 
     /// The response, without a request (errors raised outside a route).
     var response: Response {
-        var response =
+        withHeaders(
             (try? Responses.json(ErrorBody(error: code.rawValue, errorDescription: message, errorReason: reason), status: status))
-            ?? Response(status: .internalServerError)
+                ?? Response(status: .internalServerError))
+    }
+
+    /// The response under `/api/v2/`, in the Management API's shape (``ManagementErrorBody``),
+    /// which Auth0's management SDKs parse.
+    var managementResponse: Response {
+        let body = ManagementErrorBody(
+            statusCode: status.code, error: status.reasonPhrase, errorCode: code.rawValue, message: message,
+            errorReason: reason)
+        return withHeaders((try? Responses.json(body, status: status)) ?? Response(status: .internalServerError))
+    }
+
+    private func withHeaders(_ response: Response) -> Response {
+        var response = response
         if let limit = rateLimit { response.headers.setRateLimit(limit) }
         if let challenge = bearerChallenge { response.headers[.wwwAuthenticate] = challenge }
         return response

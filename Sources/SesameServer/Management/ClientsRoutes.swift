@@ -15,16 +15,28 @@ struct ClientsRoutes {
         router.get("/api/v2/clients/:id", use: get)
         router.patch("/api/v2/clients/:id", use: update)
         router.delete("/api/v2/clients/:id", use: delete)
+        router.post("/api/v2/clients/:id/rotate-secret", use: rotateSecret)
     }
 
     /// The fields a body may carry; `app_type` only on create.
     static let fields: Set<String> = [
-        "name", "callbacks", "allowed_logout_urls", "allowed_origins", "web_origins", "logo_uri",
+        "name", "callbacks", "allowed_logout_urls", "allowed_origins", "web_origins", "logo_uri", "grant_types",
+        "token_endpoint_auth_method",
     ]
 
+    /// Every application; with `include_totals=true` a page in Auth0's shape
+    /// (`{start, limit, length, total, clients}`), `page` and `per_page` applying to both.
     @Sendable func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
         try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readClients)
-        return try Responses.json(try await applications.list().map { ClientBody($0) }, noStore: true)
+        return try ManagementPage(request).response(try await applications.list().map { ClientBody($0) }, key: "clients")
+    }
+
+    /// `POST /api/v2/clients/{id}/rotate-secret`: a new secret, shown in the answer; the old
+    /// one stops working at once.
+    @Sendable func rotateSecret(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .updateClientKeys)
+        let rotated = try await applications.rotateSecret(Self.clientID(context))
+        return try Responses.json(ClientBody(rotated, withSecret: true), noStore: true)
     }
 
     @Sendable func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -48,8 +60,10 @@ struct ClientsRoutes {
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         try body.refuseUnknown(Self.fields)
         let changes = try ClientChanges(body)
+        let before = try await applications.application(Self.clientID(context))
         let updated = try await applications.update(Self.clientID(context)) { try changes.apply(to: &$0) }
-        return try Responses.json(ClientBody(updated), noStore: true)
+        // An application that now authenticates with a secret got its first one: shown once, here.
+        return try Responses.json(ClientBody(updated, withSecret: before.clientSecret == nil), noStore: true)
     }
 
     @Sendable func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -62,15 +76,14 @@ struct ClientsRoutes {
         context.parameters.get("id") ?? ""
     }
 
-    /// Auth0's `app_type`; machine-to-machine (`non_interactive`) has no grant here.
+    /// Auth0's `app_type`.
     static func type(_ appType: String) throws -> ApplicationType {
         switch appType {
         case "native": return .native
         case "spa": return .spa
         case "regular_web": return .regular
-        case "non_interactive":
-            throw SesameError.invalidRequest("app_type non_interactive is not supported: Sesame signs people in, not machines.")
-        default: throw SesameError.invalidRequest("app_type must be native, spa or regular_web.")
+        case "non_interactive": return .nonInteractive
+        default: throw SesameError.invalidRequest("app_type must be native, spa, regular_web or non_interactive.")
         }
     }
 }
@@ -82,6 +95,8 @@ struct ClientChanges: Sendable {
     var logoutURLs: [String]?
     var origins: [String]?
     var logoURI: String?
+    var grantTypes: [String]?
+    var authMethod: TokenEndpointAuthMethod?
 
     init(_ body: RequestParameters) throws {
         name = try body.string("name")
@@ -92,6 +107,14 @@ struct ClientChanges: Sendable {
         let web = try body.strings("web_origins")
         origins = allowed.map { $0 + (web ?? []).filter { !allowed!.contains($0) } } ?? web
         logoURI = try body.string("logo_uri")
+        grantTypes = try body.strings("grant_types")
+        if let method = try body.string("token_endpoint_auth_method") {
+            guard let known = TokenEndpointAuthMethod(rawValue: method) else {
+                throw SesameError.invalidRequest(
+                    "token_endpoint_auth_method must be none, client_secret_post or client_secret_basic.")
+            }
+            authMethod = known
+        }
     }
 
     func apply(to application: inout SesameCore.Application) throws {
@@ -100,6 +123,8 @@ struct ClientChanges: Sendable {
         application.logoutURLs = logoutURLs ?? application.logoutURLs
         application.allowedOrigins = origins ?? application.allowedOrigins
         application.logoURL = logoURI ?? application.logoURL
+        application.grantTypes = grantTypes ?? application.grantTypes
+        application.authMethod = authMethod ?? application.authMethod
     }
 }
 
@@ -111,12 +136,13 @@ extension ClientBody {
             case .native: "native"
             case .spa: "spa"
             case .regular: "regular_web"
+            case .nonInteractive: "non_interactive"
             }
         self.init(
             clientID: application.clientID, name: application.name, appType: appType, callbacks: application.callbacks,
             allowedLogoutURLs: application.logoutURLs, allowedOrigins: application.allowedOrigins,
             logoURI: application.logoURL, grantTypes: application.grantTypes,
-            tokenEndpointAuthMethod: application.isConfidential ? "client_secret_post" : "none",
+            tokenEndpointAuthMethod: application.effectiveAuthMethod.rawValue,
             clientSecret: withSecret ? application.clientSecret : nil)
     }
 }

@@ -34,6 +34,8 @@ extension LogBody {
         case .addressVerified: "sv"
         case .refreshTokenReuse: "ferrt"
         case .sessionEnded: "slo"
+        case .machineToken: "seccft"
+        case .refreshTokenRevoked: "srrt"
         case .deliveryFailed, .smsRefused: "fn"
         case .userBlocked, .userUnblocked, .passkeyDeleted, .passkeyDisabled, .passkeyEnabled, .deviceCredentialDeleted,
             .webhookCreated, .webhookDeleted, .templateSet, .templateReset, .applicationCreated, .applicationUpdated,

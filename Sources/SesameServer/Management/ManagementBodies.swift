@@ -26,6 +26,8 @@ struct ManagementUserBody: Codable, Sendable, Equatable {
     var phoneNumber: String?
     var phoneVerified: Bool?
     var name: String
+    var givenName: String?
+    var familyName: String?
     var nickname: String
     var picture: String?
     var createdAt: String
@@ -42,7 +44,7 @@ struct ManagementUserBody: Codable, Sendable, Equatable {
         case userID = "user_id", emailVerified = "email_verified", phoneNumber = "phone_number"
         case phoneVerified = "phone_verified", createdAt = "created_at", updatedAt = "updated_at"
         case lastLogin = "last_login", loginsCount = "logins_count", userMetadata = "user_metadata"
-        case appMetadata = "app_metadata"
+        case appMetadata = "app_metadata", givenName = "given_name", familyName = "family_name"
     }
 
     /// Creates a body; the caller fills the fields.
@@ -117,5 +119,33 @@ struct ClientBody: Codable, Sendable, Equatable {
         self.grantTypes = grantTypes
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
         self.clientSecret = clientSecret
+    }
+}
+
+/// A page with totals (`include_totals=true`) in Auth0's shape, its list under the name of
+/// what it lists: `{start, limit, length, total, clients: […]}`, `{…, logs: […]}`.
+struct ManagementPageBody<Item: Encodable & Sendable>: Encodable, Sendable {
+    var start: Int
+    var limit: Int
+    var total: Int
+    /// The list's member name (`clients`, `logs`, `client_grants`).
+    var key: String
+    var items: [Item]
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(start, forKey: Key("start"))
+        try container.encode(limit, forKey: Key("limit"))
+        try container.encode(items.count, forKey: Key("length"))
+        try container.encode(total, forKey: Key("total"))
+        try container.encode(items, forKey: Key(key))
     }
 }

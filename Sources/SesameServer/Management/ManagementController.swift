@@ -9,10 +9,12 @@ import SesameParsers
 /// tokens (`sesame admin tokens create --scope …`). Every change goes through the Core
 /// services the CLI uses, so each rule and audit event lives in one place.
 ///
-/// - `GET /api/v2/users` (`page`, `per_page`, `include_totals`, `q`), `GET /api/v2/users-by-email`
+/// - `GET /api/v2/users` (`page`, `per_page`, `include_totals`, `q`), `POST /api/v2/users`,
+///   `GET /api/v2/users-by-email`
 /// - `GET|PATCH|DELETE /api/v2/users/{id}`, `GET /api/v2/users/{id}/logs`
 /// - `GET|POST /api/v2/clients`, `GET|PATCH|DELETE /api/v2/clients/{id}`
-/// - `GET /api/v2/logs`
+/// - `GET /api/v2/logs`, `GET /api/v2/logs/{id}` (``LogsRoutes``), `/api/v2/client-grants`
+///   (``ClientGrantsRoutes``), `GET /api/v2/connections` (``ConnectionsRoutes``)
 ///
 /// `PATCH /api/v2/users/{id}` also takes the user's own access token with the scope
 /// `update:current_user_metadata`, for their own `user_metadata` only.
@@ -22,16 +24,24 @@ struct ManagementController {
     let applications: ApplicationAdministration
     let auditTrail: AuditTrail
     let tokens: TokenService
+    let clientGrants: ClientGrantAdministration
+    let connections: Registry
+    let sessions: SessionAdministration
+    let refreshTokens: RefreshTokenAdministration
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/api/v2/users", use: listUsers)
+        router.post("/api/v2/users", use: createUser)
         router.get("/api/v2/users-by-email", use: usersByEmail)
         router.get("/api/v2/users/:id", use: getUser)
         router.patch("/api/v2/users/:id", use: patchUser)
         router.delete("/api/v2/users/:id", use: deleteUser)
-        router.get("/api/v2/users/:id/logs", use: userLogs)
-        router.get("/api/v2/logs", use: logs)
+        LogsRoutes(adminTokens: adminTokens, auditTrail: auditTrail).register(on: router)
         ClientsRoutes(adminTokens: adminTokens, applications: applications).register(on: router)
+        ClientGrantsRoutes(adminTokens: adminTokens, grants: clientGrants).register(on: router)
+        ConnectionsRoutes(adminTokens: adminTokens, connections: connections).register(on: router)
+        SessionsRoutes(adminTokens: adminTokens, sessions: sessions).register(on: router)
+        RefreshTokensRoutes(adminTokens: adminTokens, refreshTokens: refreshTokens).register(on: router)
     }
 
     @Sendable func listUsers(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -63,10 +73,7 @@ struct ManagementController {
         let userID = try Self.userID(context)
         let selfService = try await caller(of: request)
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
-        try body.refuseUnknown(["blocked", "name", "picture", "user_metadata", "app_metadata"])
-        let changes = UserChanges(
-            blocked: try body.bool("blocked"), name: try body.string("name"), picture: try body.string("picture"),
-            userMetadata: try body.object("user_metadata"), appMetadata: try body.object("app_metadata"))
+        let changes = try Self.changes(body)
         let user =
             if let selfService {
                 try await users.updateOwn(userID, changes, by: selfService)
@@ -82,29 +89,11 @@ struct ManagementController {
         return Response(status: .noContent)
     }
 
-    @Sendable func userLogs(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readLogs)
-        let page = try ManagementPage(request)
-        let userID = try Self.userID(context)
-        let events = try await auditTrail.list(userID: userID, limit: page.perPage, offset: page.offset)
-        return try Responses.json(events.map(LogBody.init), noStore: true)
-    }
-
-    @Sendable func logs(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readLogs)
-        let page = try ManagementPage(request)
-        var query = AuditQuery(limit: page.perPage, offset: page.offset)
-        if let q = request.uri.queryParameters["q"].map(String.init), !q.isEmpty {
-            try query.apply(search: q, auditTypes: LogBody.auditTypes(matching:))
-        }
-        return try Responses.json(try await auditTrail.list(query).map(LogBody.init), noStore: true)
-    }
-
     /// Who may change a user, checked before the body is read: nil for a management token
     /// with `update:users` (anything), or a user's own access token that Core's self-service
     /// rule admits (their own `user_metadata` only, once their address is proven).
     private func caller(of request: Request) async throws -> AccessGrant? {
-        guard let token = request.bearerToken, !token.hasPrefix(AdminTokens.prefix) else {
+        guard let token = request.bearerToken, try await !adminTokens.isManagementToken(token) else {
             try await adminTokens.authorize(bearerToken: request.bearerToken, for: .updateUsers)
             return nil
         }
@@ -158,6 +147,7 @@ extension ManagementUserBody {
         self.init(
             userID: user.userID, name: user.name ?? user.identifier, nickname: user.nickname ?? user.identifier,
             picture: user.picture, createdAt: ISO8601.string(user.createdAt), updatedAt: ISO8601.string(user.updatedAt))
+        (givenName, familyName) = (user.givenName, user.familyName)
         email = user.email
         emailVerified = user.email == nil ? nil : user.emailVerified
         phoneNumber = user.phoneNumber
@@ -170,5 +160,16 @@ extension ManagementUserBody {
         identities = [
             Identity(connection: user.connection, userID: user.id, provider: user.connection == "sms" ? "sms" : "email")
         ]
+    }
+}
+
+extension ManagementPage {
+    /// This page of `all`: a list, or with `include_totals=true` Auth0's page object with the
+    /// items under `key` (`clients`, `client_grants`).
+    func response<Item: Encodable & Sendable>(_ all: [Item], key: String) throws -> Response {
+        let items = Array(all.dropFirst(offset).prefix(perPage))
+        guard includeTotals else { return try Responses.json(items, noStore: true) }
+        return try Responses.json(
+            ManagementPageBody(start: offset, limit: perPage, total: all.count, key: key, items: items), noStore: true)
     }
 }

@@ -186,8 +186,15 @@ extension TestResponse {
         try JSONDecoder().decode(T.self, from: Data(buffer: body))
     }
 
-    /// The Auth0 error body.
-    var error: ErrorBody? { try? decode(ErrorBody.self) }
+    /// The Auth0 error body; under `/api/v2/` read from the Management API's shape, its
+    /// `errorCode` as the code.
+    var error: ErrorBody? {
+        if let management = try? decode(ManagementErrorBody.self) {
+            return ErrorBody(
+                error: management.errorCode, errorDescription: management.errorDescription, errorReason: management.errorReason)
+        }
+        return try? decode(ErrorBody.self)
+    }
 
     func header(_ name: String) -> String? { headers[HTTPField.Name(name)!] }
 

@@ -4,6 +4,8 @@ public enum WebhookEventType: String, Sendable, CaseIterable {
     case userCreated = "user.created"
     case userDeleted = "user.deleted"
     case userBlocked = "user.blocked"
+    /// An operator changed a user's profile, addresses or metadata (`PATCH /api/v2/users/{id}`).
+    case userUpdated = "user.updated"
     case loginSucceeded = "login.succeeded"
     case loginFailed = "login.failed"
     case passkeyRegistered = "passkey.registered"
@@ -21,6 +23,7 @@ public enum WebhookEventType: String, Sendable, CaseIterable {
         case .userCreated: self = .userCreated
         case .userDeleted: self = .userDeleted
         case .userBlocked: self = .userBlocked
+        case .userUpdated: self = .userUpdated
         case .login, .sessionLogin: self = .loginSucceeded
         case .loginRefused, .otpFailed, .passkeyFailed, .deviceKeyRefused: self = .loginFailed
         case .passkeyRegistered: self = .passkeyRegistered

@@ -22,7 +22,9 @@ public struct DeviceCredentialService: Sendable {
     ///   blocked; 403 without the scope; 401 `insufficient_user_authentication` for an old login.
     public func caller(bearerToken token: String?, for action: DeviceCredentialAction) async throws -> ManagementCaller {
         guard let token else { throw SesameError.managementUnauthorized }
-        if token.hasPrefix(AdminTokens.prefix) {
+        // A `sadm_…` token, or a machine token from `client_credentials`.
+        let management = token.hasPrefix(AdminTokens.prefix) ? true : try await admins.isManagementToken(token)
+        if management {
             let admin = try await admins.authorize(bearerToken: token, for: action.managementScope)
             return .admin(tokenID: admin.id)
         }

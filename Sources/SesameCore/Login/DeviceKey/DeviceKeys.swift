@@ -12,9 +12,9 @@ public struct DeviceKeys: Sendable {
     /// Wires the services.
     init(
         storage: any SesameStorage, hasher: SecretHasher, clock: any SesameClock, random: any RandomSource,
-        settings: LoginSettings, tokens: TokenService, coordinator: LoginCoordinator
+        settings: LoginSettings, tokens: TokenService, coordinator: LoginCoordinator, machine: MachineTokens? = nil
     ) {
-        let admins = AdminTokens(storage: storage, hasher: hasher, random: random, clock: clock)
+        let admins = AdminTokens(storage: storage, hasher: hasher, random: random, clock: clock, machine: machine)
         login = DeviceKeyLogin(
             storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
         credentials = DeviceCredentialService(
