@@ -27,6 +27,11 @@ let releaseLayout: [LinkerSetting] = [
         ], .when(platforms: [.linux], configuration: .release))
 ]
 
+/// The client SDK's targets, from the package in Clients/Swift (its folder name is its identity).
+let sesameAPI: Target.Dependency = .product(name: "SesameAPI", package: "Swift")
+let sesameClientCore: Target.Dependency = .product(name: "SesameClientCore", package: "Swift")
+let sesameClient: Target.Dependency = .product(name: "SesameClient", package: "Swift")
+
 let package = Package(
     name: "Sesame",
     platforms: [.macOS(.v15), .iOS(.v17)],
@@ -35,8 +40,6 @@ let package = Package(
         .executable(name: "sesame-bench", targets: ["sesame-bench"]),
         .executable(name: "sesame-fuzz", targets: ["sesame-fuzz"]),
         .library(name: "SesameCore", targets: ["SesameCore"]),
-        .library(name: "SesameAPI", targets: ["SesameAPI"]),
-        .library(name: "SesameClient", targets: ["SesameClient"]),
         .library(name: "SesameSoftwareAuthenticator", targets: ["SesameSoftwareAuthenticator"]),
         .library(name: "SesameWebAuthn", targets: ["SesameWebAuthn"]),
         .library(name: "SesameDelivery", targets: ["SesameDelivery"]),
@@ -45,6 +48,9 @@ let package = Package(
         .library(name: "SesameServer", targets: ["SesameServer"]),
     ],
     dependencies: [
+        // The client SDK and the wire types, a package of their own so apps resolve none of
+        // the server's packages (Clients/Swift/Package.swift).
+        .package(path: "Clients/Swift"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -72,7 +78,7 @@ let package = Package(
         .target(
             name: "SesameWebAuthn",
             dependencies: [
-                "SesameAPI",
+                sesameAPI,
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -84,7 +90,7 @@ let package = Package(
         .target(
             name: "SesameCore",
             dependencies: [
-                "SesameWebAuthn", "SesameAPI",
+                "SesameWebAuthn", sesameAPI,
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -120,7 +126,7 @@ let package = Package(
         .target(
             name: "SesameDelivery",
             dependencies: [
-                "SesameCore", "SesameAPI", "SesameParsers",
+                "SesameCore", sesameAPI, "SesameParsers",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -130,14 +136,13 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "SesameAPI", exclude: ["README.md"], swiftSettings: swiftSettings),
         // The parsers of untrusted text that the fuzzer drives (request bodies, SMTP replies,
         // message templates, languages, log searches, request ids), apart from the server, so
         // the sanitizer build of sesame-fuzz compiles no HTTP or database stack.
         .target(
             name: "SesameParsers",
             dependencies: [
-                "SesameCore", "SesameAPI", "SesameWebAuthn",
+                "SesameCore", sesameAPI, "SesameWebAuthn",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             exclude: ["README.md"],
@@ -146,34 +151,14 @@ let package = Package(
         // A passkey authenticator in software, for tests, headless clients and the CLI.
         .target(
             name: "SesameSoftwareAuthenticator",
-            dependencies: ["SesameClientCore", "SesameAPI", .product(name: "Crypto", package: "swift-crypto")],
-            exclude: ["README.md"],
-            swiftSettings: swiftSettings
-        ),
-        // The app side: depends on the wire types and swift-crypto only, nothing server-side.
-        // SesameClientCore is the client whatever carries its requests; SesameClient adds
-        // URLSession (and re-exports the core), so the `sesame` executable, whose client
-        // commands use the core alone, does not load libcurl.
-        .target(
-            name: "SesameClientCore",
-            dependencies: [
-                "SesameAPI",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ],
-            exclude: ["README.md"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "SesameClient",
-            dependencies: ["SesameClientCore"],
+            dependencies: [sesameClientCore, sesameAPI, .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "SesameServer",
             dependencies: [
-                "SesameCore", "SesameAPI", "SesameStorageSQL", "SesameDelivery", "SesameWebAuthn", "SesameParsers",
+                "SesameCore", sesameAPI, "SesameStorageSQL", "SesameDelivery", "SesameWebAuthn", "SesameParsers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -193,8 +178,8 @@ let package = Package(
         .target(
             name: "SesameCLI",
             dependencies: [
-                "SesameClientCore", "SesameSoftwareAuthenticator",
-                "SesameServer", "SesameAPI", "SesameWebAuthn",
+                sesameClientCore, "SesameSoftwareAuthenticator",
+                "SesameServer", sesameAPI, "SesameWebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -214,7 +199,7 @@ let package = Package(
         .executableTarget(
             name: "sesame-bench",
             dependencies: [
-                "SesameServer", "SesameStorageSQL", "SesameWebAuthn", "SesameAPI",
+                "SesameServer", "SesameStorageSQL", "SesameWebAuthn", sesameAPI,
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -255,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "SesameClientTests",
             dependencies: [
-                "SesameClient", "SesameClientCore", "SesameSoftwareAuthenticator", "SesameAPI", "SesameServer",
+                sesameClient, sesameClientCore, "SesameSoftwareAuthenticator", sesameAPI, "SesameServer",
                 "SesameCore", "SesameStorageSQL",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -264,7 +249,7 @@ let package = Package(
         .testTarget(
             name: "SesameCoreTests",
             dependencies: [
-                "SesameCore", "SesameAPI", "SesameStorageSQL", "SesameStorageConformance", "SesameWebAuthn",
+                "SesameCore", sesameAPI, "SesameStorageSQL", "SesameStorageConformance", "SesameWebAuthn",
                 "SesameWebAuthnTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -281,7 +266,7 @@ let package = Package(
         .testTarget(
             name: "SesameServerTests",
             dependencies: [
-                "SesameServer", "SesameStorageConformance", "SesameWebAuthnTesting", "SesameWebAuthn", "SesameAPI",
+                "SesameServer", "SesameStorageConformance", "SesameWebAuthnTesting", "SesameWebAuthn", sesameAPI,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -291,7 +276,7 @@ let package = Package(
         .testTarget(
             name: "SesameDeliveryTests",
             dependencies: [
-                "SesameDelivery", "SesameCore", "SesameAPI",
+                "SesameDelivery", "SesameCore", sesameAPI,
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import SesameClientCore
+@_spi(Sesame) import SesameClientCore
 
 /// The `sesame` client commands' transport: the HTTP client the server already carries for
 /// webhooks and text messages. `URLSession` would link libcurl and the libraries behind it

@@ -1,4 +1,4 @@
-import SesameAPI
+@_spi(Sesame) import SesameAPI
 
 /// A strict RFC 8259 reader for clientDataJSON that extracts only the members the RP checks.
 ///

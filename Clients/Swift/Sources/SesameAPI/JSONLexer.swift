@@ -2,37 +2,37 @@
 /// surrogate pairs), numbers and literals. Every value is validated, also the ones a reader
 /// skips, and nothing is built but what a reader asks for. Its readers
 /// (`ClientDataJSONReader`, ``JSONObjectReader``) check the text's UTF-8 once before lexing.
-package struct JSONLexer {
+@_spi(Sesame) public struct JSONLexer {
     /// The text is not JSON, or not the JSON its reader asked for.
-    package struct Malformed: Error {
-        package init() {}
+    public struct Malformed: Error {
+        public init() {}
     }
 
     /// The nesting limit, the same as Foundation's JSON parser.
-    package static let maximumDepth = 512
+    public static let maximumDepth = 512
 
-    package let bytes: ArraySlice<UInt8>
-    package private(set) var position: Int
+    public let bytes: ArraySlice<UInt8>
+    public private(set) var position: Int
 
     /// A lexer at the start of `bytes`, which must be valid UTF-8.
-    package init(_ bytes: ArraySlice<UInt8>) {
+    public init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
         self.position = bytes.startIndex
     }
 
     /// Whether `text` can be lexed: raw bytes must be valid UTF-8 (escapes decode to valid UTF-8).
-    package static func isValidUTF8(_ text: ArraySlice<UInt8>) -> Bool {
+    public static func isValidUTF8(_ text: ArraySlice<UInt8>) -> Bool {
         !text.contains(where: { $0 >= 0x80 }) || String(validating: text, as: UTF8.self) != nil
     }
 
     /// Whether the whole text was read.
-    package var atEnd: Bool { position == bytes.endIndex }
+    public var atEnd: Bool { position == bytes.endIndex }
 
-    package func peek() -> UInt8? {
+    public func peek() -> UInt8? {
         position < bytes.endIndex ? bytes[position] : nil
     }
 
-    package mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
     }
 
@@ -42,7 +42,7 @@ package struct JSONLexer {
     }
 
     /// Reads an object, calling `member` with each key; `member` must consume the value.
-    package mutating func readObject(
+    public mutating func readObject(
         _ member: (inout JSONLexer, ArraySlice<UInt8>) throws(Malformed) -> Void
     ) throws(Malformed) {
         try expect(UInt8(ascii: "{"))
@@ -67,7 +67,7 @@ package struct JSONLexer {
     }
 
     /// Validates and skips one value of any type.
-    package mutating func skipValue(depth: Int) throws(Malformed) {
+    public mutating func skipValue(depth: Int) throws(Malformed) {
         guard depth <= Self.maximumDepth, let byte = peek() else { throw Malformed() }
         switch byte {
         case UInt8(ascii: "{"):
@@ -105,12 +105,12 @@ package struct JSONLexer {
 
     // MARK: Typed values
 
-    package mutating func readString() throws(Malformed) -> String {
+    public mutating func readString() throws(Malformed) -> String {
         // The input was checked to be valid UTF-8 and escapes decode to valid UTF-8.
         String(decoding: try readStringBytes(), as: UTF8.self)
     }
 
-    package mutating func readOptionalString() throws(Malformed) -> String? {
+    public mutating func readOptionalString() throws(Malformed) -> String? {
         if peek() == UInt8(ascii: "n") {
             try readNull()
             return nil
@@ -118,7 +118,7 @@ package struct JSONLexer {
         return try readString()
     }
 
-    package mutating func readOptionalBool() throws(Malformed) -> Bool? {
+    public mutating func readOptionalBool() throws(Malformed) -> Bool? {
         if peek() == UInt8(ascii: "n") {
             try readNull()
             return nil
@@ -126,13 +126,13 @@ package struct JSONLexer {
         return try readBool()
     }
 
-    package mutating func readBool() throws(Malformed) -> Bool {
+    public mutating func readBool() throws(Malformed) -> Bool {
         if readLiteral("true") { return true }
         if readLiteral("false") { return false }
         throw Malformed()
     }
 
-    package mutating func readNull() throws(Malformed) {
+    public mutating func readNull() throws(Malformed) {
         guard readLiteral("null") else { throw Malformed() }
     }
 
@@ -145,7 +145,7 @@ package struct JSONLexer {
     }
 
     /// A number's text (`-12.5e3`), for its reader to convert.
-    package mutating func readNumber() throws(Malformed) -> ArraySlice<UInt8> {
+    public mutating func readNumber() throws(Malformed) -> ArraySlice<UInt8> {
         let start = position
         try skipNumber()
         return bytes[start..<position]
@@ -181,7 +181,7 @@ package struct JSONLexer {
 
     /// The decoded UTF-8 bytes of a string. Without escapes (the usual case) this is a slice of
     /// the input; with escapes the bytes are decoded into a new buffer.
-    package mutating func readStringBytes() throws(Malformed) -> ArraySlice<UInt8> {
+    public mutating func readStringBytes() throws(Malformed) -> ArraySlice<UInt8> {
         try expect(UInt8(ascii: "\""))
         let start = position
         while let byte = peek() {

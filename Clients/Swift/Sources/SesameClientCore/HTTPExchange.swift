@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 /// One HTTP request and its answer, whatever sends it.
 ///
@@ -6,32 +6,32 @@ package import Foundation
 /// `URLSession` (the `SesameClient` module); the `sesame` command sends through the server's
 /// own HTTP client, so the server's executable does not load `URLSession`'s libcurl and the
 /// dozens of libraries behind it (5.5 MB of every idle server's memory).
-package enum HTTPExchange {
+@_spi(Sesame) public enum HTTPExchange {
     /// What the client sends.
-    package struct Request: Sendable {
-        package var method: String
-        package var url: URL
+    public struct Request: Sendable {
+        public var method: String
+        public var url: URL
         /// Header names as written; values as sent.
-        package var headers: [(name: String, value: String)]
-        package var body: Data?
+        public var headers: [(name: String, value: String)]
+        public var body: Data?
 
-        package init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
+        public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
             (self.method, self.url, self.headers, self.body) = (method, url, headers, body)
         }
     }
 
     /// What came back.
-    package struct Response: Sendable {
-        package var status: Int
+    public struct Response: Sendable {
+        public var status: Int
         /// Header names in lower case.
-        package var headers: [String: String]
-        package var body: Data
+        public var headers: [String: String]
+        public var body: Data
         /// The status's reason phrase, for an error without a JSON body.
-        package var reason: String
+        public var reason: String
 
         /// An answer whose `headers` are named as the transport got them; they are kept in
         /// lower case, the last of a repeated name winning.
-        package init(status: Int, headers: some Sequence<(String, String)>, body: Data, reason: String) {
+        public init(status: Int, headers: some Sequence<(String, String)>, body: Data, reason: String) {
             var lowered: [String: String] = [:]
             for (name, value) in headers { lowered[name.lowercased()] = value }
             (self.status, self.headers, self.body, self.reason) = (status, lowered, body, reason)
@@ -39,5 +39,5 @@ package enum HTTPExchange {
     }
 
     /// Sends a request; throws when no answer came (the client reports it as a network error).
-    package typealias Send = @Sendable (Request) async throws -> Response
+    public typealias Send = @Sendable (Request) async throws -> Response
 }

@@ -26,7 +26,7 @@ public struct SesameClient: Sendable {
     /// Creates a client that sends its requests through `exchange`. Apps use
     /// `init(domain:clientID:session:)` from the `SesameClient` module, which sends through
     /// `URLSession`.
-    package init(
+    @_spi(Sesame) public init(
         domain: URL, clientID: String, exchange: @escaping HTTPExchange.Send,
         now: @escaping @Sendable () -> Date = Date.init
     ) {

@@ -50,7 +50,10 @@ extension SesameClient {
     public func waitForMagicLink(_ wait: MagicLinkWait, scope: String = defaultScope, audience: String? = nil)
         async throws -> Credentials
     {
-        try await waitForMagicLink(wait, scope: scope, audience: audience) { try await Task.sleep(for: .seconds($0)) }
+        // Task.sleep(for:) needs iOS 16; the SDK supports iOS 15.
+        try await waitForMagicLink(wait, scope: scope, audience: audience) {
+            try await Task.sleep(nanoseconds: UInt64($0) * 1_000_000_000)
+        }
     }
 
     /// The wait, with its own sleep (tests).

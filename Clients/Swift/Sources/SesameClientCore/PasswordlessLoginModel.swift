@@ -5,6 +5,10 @@ public import Observation
 /// a code is sent → enter the code → signed in, with resend (and its countdown), a way back
 /// to change the address, and every failure as state a view shows. A SwiftUI or UIKit view
 /// binds to it (`@Observable`); docs/sdk.md has a SwiftUI view.
+///
+/// `@Observable` needs iOS 17 and macOS 14; on earlier systems drive the same client calls
+/// from your own view model.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
 @Observable
 public final class PasswordlessLoginModel {

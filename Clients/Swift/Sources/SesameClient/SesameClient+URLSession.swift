@@ -1,5 +1,5 @@
 public import Foundation
-@_exported public import SesameClientCore
+@_exported @_spi(Sesame) public import SesameClientCore
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
