@@ -92,9 +92,9 @@ public struct Sesame: Sendable {
         self.registry = Registry(storage: storage)
         let issuer = TokenIssuer(keys: keys, hasher: hasher, settings: settings, storage: storage, random: random)
         let coordinator = LoginCoordinator(storage: storage, issuer: issuer, clock: clock, logger: logger)
-        let passwordless = PasswordlessLogin(
-            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, delivery: delivery,
-            outbox: outbox, coordinator: coordinator)
+        let context = LoginContext(
+            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
+        let passwordless = PasswordlessLogin(context: context, delivery: delivery, outbox: outbox)
         let tokens = TokenService(storage: storage, issuer: issuer, coordinator: coordinator, clock: clock)
         self.storage = storage
         self.settings = settings
@@ -103,21 +103,15 @@ public struct Sesame: Sendable {
         self.clients = ClientAuthenticator(storage: storage)
         self.coordinator = coordinator
         self.passwordless = passwordless
-        self.linkRequests = LinkRequests(
-            storage: storage, hasher: hasher, clock: clock, random: random, passwordless: passwordless,
-            coordinator: coordinator)
+        self.linkRequests = LinkRequests(context: context, passwordless: passwordless)
         self.tokens = tokens
-        let passkeys = PasskeyLogin(
-            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
-            passwordless: passwordless)
+        let passkeys = PasskeyLogin(context: context, passwordless: passwordless)
         self.passkeys = passkeys
         self.redirectLogin = RedirectLogin(applications: storage, tokens: tokens, coordinator: coordinator, clock: clock)
         let sessionAdministration = SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger)
         self.sessionAdministration = sessionAdministration
         self.refreshTokens = RefreshTokenAdministration(storage: storage, clock: clock, logger: logger)
-        self.sessions = BrowserSessions(
-            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator,
-            administration: sessionAdministration)
+        self.sessions = BrowserSessions(context: context, administration: sessionAdministration)
         self.logout = Logout(applications: storage, sessions: sessions, keys: keys, issuer: settings.issuer)
         self.browserLogin = BrowserLogin(
             redirect: redirectLogin, passwordless: passwordless, linkRequests: linkRequests, passkeys: passkeys,
@@ -129,9 +123,7 @@ public struct Sesame: Sendable {
         self.sweeper = Sweeper(
             storage: storage, clock: clock, interval: settings.sweepInterval, auditRetention: settings.auditRetention,
             logger: logger)
-        self.deviceKeys = DeviceKeys(
-            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, tokens: tokens,
-            coordinator: coordinator, machine: machineTokens)
+        self.deviceKeys = DeviceKeys(context: context, tokens: tokens, machine: machineTokens)
     }
 
     /// Prepares storage on start (first start creates the HMAC secret, the signing key, the

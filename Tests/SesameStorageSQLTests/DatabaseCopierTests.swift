@@ -30,6 +30,8 @@ struct DatabaseCopierTests {
             #expect(!tables.contains { $0.name == "schema_migrations" })
             let empty = tables.filter { $0.rows == 0 }.map(\.name)
             #expect(empty.isEmpty, "the fixture should put a row in every table, also in \(empty)")
+            // The secrets come across sealed, and open under the same master key.
+            try await DeploymentFixture.unseal(target)
             try await fixture.expectSame(target, as: source)
         }
     }
@@ -41,6 +43,7 @@ struct DatabaseCopierTests {
         try await withStores { source, target in
             try await fixture.fill(source)
             _ = try await DatabaseCopier(from: source, to: target).copy()
+            try await DeploymentFixture.unseal(target)
             // Each of these would collide with a copied `seq` if the sequences still began at 1.
             try await target.addHMACSecret([9], at: now)
             #expect(try await target.hmacSecrets() == [[9], [2, 2], [0, 1, 0, 255]])

@@ -52,12 +52,22 @@ struct DeploymentFixture {
         recipient: "ana@example.com", matchCode: "07", status: .approved, userID: "email|ana0000000000000000000000",
         createdAt: now, expiresAt: now.addingTimeInterval(900), decidedAt: now)
 
-    /// Writes the deployment into `store`.
+    /// The master key the deployment's secrets are sealed under.
+    static let masterKey = MasterKey(encoded: Data(repeating: 3, count: 32).base64EncodedString())!
+
+    /// Opens the sealed secrets of a store the deployment was copied into.
+    static func unseal(_ store: SQLStorage) async throws {
+        _ = try await store.unseal(with: masterKey, random: SystemRandomSource())
+    }
+
+    /// Writes the deployment into `store`, its secrets sealed.
     func fill(_ store: SQLStorage) async throws {
         let now = Self.now
+        try await Self.unseal(store)
         try await store.saveConnection(Connection(name: "email", strategy: .email))
         try await store.saveConnection(Connection(name: "sms", strategy: .sms, codeLength: 8))
         try await store.createApplication(app)
+        try await store.createClientGrant(grant)
         try await store.addSigningKey(SigningKeyRecord(kid: "kid-1", privateKeyPEM: "-----BEGIN-----", createdAt: now))
         try await store.addHMACSecret([0, 1, 0, 255], at: now)
         try await store.addHMACSecret([2, 2], at: now)
@@ -89,6 +99,9 @@ struct DeploymentFixture {
         try await store.setMessageTemplate(template)
     }
 
+    let grant = ClientGrant(
+        id: "cgr_1", clientID: "client-1", audience: "https://login.example.com/api/v2/", scope: ["read:users"],
+        createdAt: Self.now)
     let delivery = QueuedDelivery(
         id: "dlv-1", channel: "email", recipient: "ana@example.com", payload: [1, 2, 3],
         deadline: Self.now.addingTimeInterval(300),
@@ -104,6 +117,7 @@ struct DeploymentFixture {
     func expectSame(_ copy: SQLStorage, as original: SQLStorage) async throws {
         #expect(try await copy.delivery(id: delivery.id) == delivery)
         #expect(try await copy.webhooks() == [webhook])
+        #expect(try await copy.clientGrants(clientID: nil, audience: nil) == [grant])
         #expect(try await copy.messageTemplates() == [template])
         #expect(try await copy.listUsers(limit: 10, offset: 0) == original.listUsers(limit: 10, offset: 0))
         #expect(try await copy.listApplications() == original.listApplications())

@@ -4,21 +4,15 @@ public import Logging
 /// What operators do to applications, from the CLI (`sesame admin apps …`) and the
 /// management API (`/api/v2/clients`): one place for the rules (callback URLs per type, a
 /// secret only for confidential apps) and one audit event per change.
-public struct ApplicationAdministration: Sendable {
-    let storage: any SesameStorage
-    let clock: any SesameClock
-    let random: any RandomSource
-    let audit: AuditLog
+public struct ApplicationAdministration: Sendable, OperatorService {
+    let context: OperatorContext
 
     /// Creates the service over `storage`.
     public init(
         storage: any SesameStorage, clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
         logger: Logger = Logger(label: "sesame")
     ) {
-        self.storage = storage
-        self.clock = clock
-        self.random = random
-        audit = AuditLog(storage: storage, clock: clock, logger: logger, random: random)
+        context = OperatorContext(storage: storage, clock: clock, random: random, logger: logger)
     }
 
     /// Every application.

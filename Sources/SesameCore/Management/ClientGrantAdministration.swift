@@ -4,11 +4,8 @@ public import Logging
 /// What operators do to client grants (`/api/v2/client-grants`): which Management API scopes
 /// a machine-to-machine application's `client_credentials` tokens may carry. Each change is
 /// audited against the application.
-public struct ClientGrantAdministration: Sendable {
-    let storage: any SesameStorage
-    let clock: any SesameClock
-    let random: any RandomSource
-    let audit: AuditLog
+public struct ClientGrantAdministration: Sendable, OperatorService {
+    let context: OperatorContext
     /// The one API Sesame grants access to: its Management API.
     let managementAudience: String
 
@@ -17,11 +14,8 @@ public struct ClientGrantAdministration: Sendable {
         storage: any SesameStorage, clock: any SesameClock, random: any RandomSource, managementAudience: String,
         logger: Logger = Logger(label: "sesame")
     ) {
-        self.storage = storage
-        self.clock = clock
-        self.random = random
+        context = OperatorContext(storage: storage, clock: clock, random: random, logger: logger)
         self.managementAudience = managementAudience
-        audit = AuditLog(storage: storage, clock: clock, logger: logger, random: random)
     }
 
     /// Grants `clientID` the `scope` of `audience`.

@@ -4,21 +4,15 @@ public import Logging
 /// What an operator does to users (`sesame admin users …` and `/api/v2/users`): create them
 /// (keeping the ids they had elsewhere), look them up, change, block, unblock and delete them.
 /// Each change is one storage transaction, stamped by the injected clock and audited.
-public struct UserAdministration: Sendable {
-    let storage: any SesameStorage
-    let clock: any SesameClock
-    let random: any RandomSource
-    let audit: AuditLog
+public struct UserAdministration: Sendable, OperatorService {
+    let context: OperatorContext
 
     /// Creates the service over `storage`.
     public init(
         storage: any SesameStorage, clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
         logger: Logger = Logger(label: "sesame")
     ) {
-        self.storage = storage
-        self.clock = clock
-        self.random = random
-        audit = AuditLog(storage: storage, clock: clock, logger: logger, random: random)
+        context = OperatorContext(storage: storage, clock: clock, random: random, logger: logger)
     }
 
     /// The user with this Auth0 `user_id` (`email|5f…`).

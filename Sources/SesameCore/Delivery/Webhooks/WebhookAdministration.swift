@@ -3,11 +3,8 @@ public import Logging
 
 /// What operators do with webhooks (`sesame admin webhooks …`): add an endpoint for some
 /// events (its signing secret is shown once), list, delete, and send a test event.
-public struct WebhookAdministration: Sendable {
-    let storage: any SesameStorage
-    let clock: any SesameClock
-    let random: any RandomSource
-    let audit: AuditLog
+public struct WebhookAdministration: Sendable, OperatorService {
+    let context: OperatorContext
     /// Which private addresses endpoints may name (`webhook_allowed_hosts`); none by default.
     public var addressPolicy = WebhookAddressPolicy()
 
@@ -16,10 +13,7 @@ public struct WebhookAdministration: Sendable {
         storage: any SesameStorage, clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
         logger: Logger = Logger(label: "sesame")
     ) {
-        self.storage = storage
-        self.clock = clock
-        self.random = random
-        audit = AuditLog(storage: storage, clock: clock, logger: logger, random: random)
+        context = OperatorContext(storage: storage, clock: clock, random: random, logger: logger)
     }
 
     /// A new endpoint and its signing secret (`whsec_…`), which is not shown again.

@@ -8,13 +8,8 @@ import Foundation
 /// ```swift
 /// let tokens = try await sesame.deviceKeys.login.finish(.bearer(assertion: jwt), request: grant, ip: ip)
 /// ```
-public struct DeviceKeyLogin: Sendable {
-    let storage: any SesameStorage
-    let hasher: SecretHasher
-    let clock: any SesameClock
-    let random: any RandomSource
-    let settings: LoginSettings
-    let coordinator: LoginCoordinator
+public struct DeviceKeyLogin: Sendable, LoginService {
+    let context: LoginContext
     /// Parsed registered keys, shared by every login through this service.
     let keys = DevicePublicKeyCache()
 

@@ -10,16 +10,13 @@ public struct DeviceKeys: Sendable {
     public let adminTokens: AdminTokens
 
     /// Wires the services.
-    init(
-        storage: any SesameStorage, hasher: SecretHasher, clock: any SesameClock, random: any RandomSource,
-        settings: LoginSettings, tokens: TokenService, coordinator: LoginCoordinator, machine: MachineTokens? = nil
-    ) {
-        let admins = AdminTokens(storage: storage, hasher: hasher, random: random, clock: clock, machine: machine)
-        login = DeviceKeyLogin(
-            storage: storage, hasher: hasher, clock: clock, random: random, settings: settings, coordinator: coordinator)
+    init(context: LoginContext, tokens: TokenService, machine: MachineTokens? = nil) {
+        let (storage, clock, random, settings) = (context.storage, context.clock, context.random, context.settings)
+        let admins = AdminTokens(storage: storage, hasher: context.hasher, random: random, clock: clock, machine: machine)
+        login = DeviceKeyLogin(context: context)
         credentials = DeviceCredentialService(
             storage: storage, tokens: tokens, admins: admins, random: random, clock: clock, policy: settings.deviceKeys,
-            recentLoginWindow: settings.recentLoginWindow, coordinator: coordinator)
+            recentLoginWindow: settings.recentLoginWindow, coordinator: context.coordinator)
         adminTokens = admins
     }
 }

@@ -4,13 +4,8 @@ import SesameWebAuthn
 
 /// Auth0's native Passkey API: `/passkey/register` starts a signup ceremony,
 /// `/passkey/challenge` a login ceremony, and the webauthn grant finishes either one.
-public struct PasskeyLogin: Sendable {
-    let storage: any SesameStorage
-    let hasher: SecretHasher
-    let clock: any SesameClock
-    let random: any RandomSource
-    let settings: LoginSettings
-    let coordinator: LoginCoordinator
+public struct PasskeyLogin: Sendable, LoginService {
+    let context: LoginContext
     /// Sends the holder of a taken address a notice instead of an answer that it is taken.
     let passwordless: PasswordlessLogin
 

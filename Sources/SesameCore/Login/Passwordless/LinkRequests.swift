@@ -27,13 +27,9 @@ public struct LinkRequestStarted: Sendable {
 /// address cannot sign the stranger in; deciding needs the link's own secret, not just the
 /// request id; a wrong number kills the link; every transition is a conditional update that
 /// succeeds once.
-public struct LinkRequests: Sendable {
-    let storage: any SesameStorage
-    let hasher: SecretHasher
-    let clock: any SesameClock
-    let random: any RandomSource
+public struct LinkRequests: Sendable, LoginService {
+    let context: LoginContext
     let passwordless: PasswordlessLogin
-    let coordinator: LoginCoordinator
 
     /// Seconds between polls (RFC 8628 §3.2 `interval`).
     public static let pollInterval = 2

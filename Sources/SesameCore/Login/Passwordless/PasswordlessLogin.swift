@@ -7,15 +7,10 @@ import SesameAPI
 /// Security invariants (docs/design.md, "Security defaults"): secrets come from the CSPRNG and are stored only as
 /// HMACs; only a recipient's newest challenge is live; an attempt is counted before the
 /// comparison; consumption is atomic; answers are identical for known and unknown users.
-public struct PasswordlessLogin: Sendable {
-    let storage: any SesameStorage
-    let hasher: SecretHasher
-    let clock: any SesameClock
-    let random: any RandomSource
-    let settings: LoginSettings
+public struct PasswordlessLogin: Sendable, LoginService {
+    let context: LoginContext
     let delivery: MessageDelivery
     let outbox: Outbox
-    let coordinator: LoginCoordinator
 
     /// A code login, whole: checks and consumes the code, records the login and issues
     /// tokens (`/oauth/token` with the passwordless OTP grant, and `/oauth/ro`).

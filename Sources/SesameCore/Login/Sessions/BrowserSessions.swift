@@ -7,13 +7,8 @@ public import Foundation
 /// The cookie carries a random secret; storage keeps only its HMAC. Every login begins a new
 /// session and revokes the one the browser showed, so a secret planted in a browser before
 /// the login (session fixation) never becomes a signed-in session.
-public struct BrowserSessions: Sendable {
-    let storage: any SesameStorage
-    let hasher: SecretHasher
-    let clock: any SesameClock
-    let random: any RandomSource
-    let settings: LoginSettings
-    let coordinator: LoginCoordinator
+public struct BrowserSessions: Sendable, LoginService {
+    let context: LoginContext
     let administration: SessionAdministration
 
     /// Uses are recorded at most this often, so a busy session is not a write per request.
