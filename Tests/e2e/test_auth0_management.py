@@ -47,7 +47,7 @@ def audience(sesame) -> str:
 
 def operator(sesame) -> ManagementClient:
     """The operator's client, with a static token from ``sesame admin tokens create``."""
-    token = sesame.cli_json("admin", "tokens", "create", "--name", "operator")["token"]
+    token = sesame.cli_json("admin", "tokens", "create", "--name", "operator", "--all-scopes")["token"]
     return management(sesame, token)
 
 
@@ -277,7 +277,7 @@ def test_management_client_over_tls_gets_and_renews_its_own_token(sesame_factory
         server = sesame_factory(env={"SESAME_ISSUER": f"https://{domain}/"}, name="tls")
         proxy.backend_port = server.port
         monkeypatch.setenv("SSL_CERT_FILE", str(authority))
-        operator_token = server.cli_json("admin", "tokens", "create", "--name", "op")["token"]
+        operator_token = server.cli_json("admin", "tokens", "create", "--name", "op", "--all-scopes")["token"]
         admin = ManagementClient(domain=domain, token=operator_token)
         app = admin.clients.create(name="Backend", app_type="non_interactive")
         admin.client_grants.create(client_id=app.client_id, audience=f"https://{domain}/api/v2/",

@@ -171,7 +171,7 @@ def test_management_tokens_need_scopes_said_and_can_expire(sesame):
     assert requests.get(sesame.url("/api/v2/users"), headers=headers, timeout=10).status_code == 200
     time.sleep(3.5)
     expired = requests.get(sesame.url("/api/v2/users"), headers=headers, timeout=10)
-    assert expired.status_code == 401 and expired.json()["error"] == "invalid_token"
+    assert expired.status_code == 401 and expired.json()["errorCode"] == "invalid_token"
     listed = {t["name"]: t for t in sesame.cli_json("admin", "tokens", "list")}
     assert listed["brief"]["expires_at"] == made["expires_at"] and "expires_at" not in listed["all"]
 
