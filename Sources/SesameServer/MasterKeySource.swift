@@ -49,11 +49,17 @@ enum MasterKeySource {
         if key == nil, generate, configuration.databaseURL == nil, try await storage.sealingState() == .unsealed {
             key = try generateFile(besideDatabase(configuration), random: random, logger: logger)
         }
+        if try await reporting({ try await storage.unseal(with: key, random: random) }) == .unsealed, generate {
+            logger.warning(
+                "The database's signing keys and secrets are not sealed: give a master key with SESAME_MASTER_KEY_FILE")
+        }
+    }
+
+    /// Runs `body`, turning a ``SealError`` into the ``ConfigurationError`` commands report
+    /// (status 78 for `serve`): a missing or wrong key is the operator's to fix.
+    static func reporting<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            if try await storage.unseal(with: key, random: random) == .unsealed, generate {
-                logger.warning(
-                    "The database's signing keys and secrets are not sealed: give a master key with SESAME_MASTER_KEY_FILE")
-            }
+            return try await body()
         } catch let error as SealError {
             throw ConfigurationError(problems: ["\(error)"])
         }
@@ -80,11 +86,7 @@ enum MasterKeySource {
             ])
         }
         let new = try readFile(newKeyFile, from: "--new-key-file")
-        do {
-            try await storage.rotateMasterKey(from: old, to: new, random: random)
-        } catch let error as SealError {
-            throw ConfigurationError(problems: ["\(error)"])
-        }
+        try await reporting { try await storage.rotateMasterKey(from: old, to: new, random: random) }
         let beside = besideDatabase(configuration)
         let keptBeside =
             configuration.databaseURL == nil && configuration.masterKey == nil && configuration.masterKeyFile == nil

@@ -92,11 +92,7 @@ public struct SesameRuntime: Sendable {
             // and one that does says the secrets are sealed.
             let environment = ProcessInfo.processInfo.environment
             if let key = try MasterKeySource.configured(configuration, environment: environment) {
-                do {
-                    _ = try await storage.unseal(with: key, random: SystemRandomSource())
-                } catch let error as SealError {
-                    throw ConfigurationError(problems: ["\(error)"])
-                }
+                _ = try await MasterKeySource.reporting { try await storage.unseal(with: key, random: SystemRandomSource()) }
             }
             return storage
         }

@@ -39,22 +39,13 @@ extension SQLStorage: KeyRepository {
         }
     }
 
+    /// The secrets of ``hmacKeys()``, in its order: one query and one unsealing path for both.
     public func hmacSecrets() async throws -> [[UInt8]] {
-        try await executor.read { db in
-            try await db.raw("SELECT secret FROM hmac_secrets ORDER BY COALESCE(active_from, created_at) DESC, seq DESC").all()
-                .map {
-                    try self.opened(try $0.bytes("secret"), SealedColumn.hmacSecret)
-                }
-        }
+        try await hmacKeys().map(\.secret)
     }
 
     public func addHMACSecret(_ secret: [UInt8], at: Date) async throws {
-        let stored = Data(try sealed(secret, SealedColumn.hmacSecret))
-        try await executor.write { db in
-            try await db.raw(
-                "INSERT INTO hmac_secrets (secret, created_at) VALUES (\(bind: stored), \(bind: at.sqlValue))"
-            ).run()
-        }
+        try await addHMACKey(HMACKeyRecord(secret: secret, createdAt: at))
     }
 }
 
