@@ -18,11 +18,7 @@ struct LegacyController {
     }
 
     @Sendable func resourceOwner(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let body = try await RequestParameters.parse(request, context: context, allowForm: true)
-        let ip = context.clientIP(request, proxies: proxies)
-        // An address over its refusal limit is answered before the client or grant is looked at.
-        let result = try await refusals.guarding(ip: ip) { try await login(request, body, ip: ip) }
-        return try Responses.json(TokenBody(result), noStore: true)
+        try await refusals.answer(request, context, proxies: proxies) { try await login(request, $0, ip: $1) }
     }
 
     /// The login the body names: a passwordless code, or TouchIDAuth's device key.

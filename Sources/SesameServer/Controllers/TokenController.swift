@@ -24,11 +24,7 @@ struct TokenController {
     }
 
     @Sendable func token(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let body = try await RequestParameters.parse(request, context: context, allowForm: true)
-        let ip = context.clientIP(request, proxies: proxies)
-        // An address over its refusal limit is answered before the client or grant is looked at.
-        let response = try await refusals.guarding(ip: ip) { try await grant(request, body, ip: ip) }
-        return try Responses.json(TokenBody(response), noStore: true)
+        try await refusals.answer(request, context, proxies: proxies) { try await grant(request, $0, ip: $1) }
     }
 
     /// Authenticates the client and runs the grant the body names.
@@ -77,6 +73,21 @@ struct TokenController {
         let application = try await clients.authenticate(request, body)
         try await tokens.revoke(try body.string("token"), application: application)
         return Response(status: .ok)
+    }
+}
+
+extension GrantRefusalLimit {
+    /// Answers a grant endpoint (`/oauth/token`, `/oauth/ro`): parses the body and runs `grant`
+    /// for the client's address under this limit, so an address over it is answered before the
+    /// client or grant is looked at.
+    func answer(
+        _ request: Request, _ context: SesameRequestContext, proxies: ProxyPolicy,
+        _ grant: (_ body: RequestParameters, _ ip: String) async throws -> TokenResponse
+    ) async throws -> Response {
+        let body = try await RequestParameters.parse(request, context: context, allowForm: true)
+        let ip = context.clientIP(request, proxies: proxies)
+        let response = try await guarding(ip: ip) { try await grant(body, ip) }
+        return try Responses.json(TokenBody(response), noStore: true)
     }
 }
 

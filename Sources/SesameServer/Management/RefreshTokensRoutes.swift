@@ -6,40 +6,21 @@ import SesameCore
 /// Refresh tokens in Auth0's Management API shape: `GET|DELETE /api/v2/users/{id}/refresh-tokens`
 /// and `GET|DELETE /api/v2/refresh-tokens/{id}`, through ``RefreshTokenAdministration``. A
 /// token's id is its login's (family's) id, which rotation keeps.
-struct RefreshTokensRoutes {
+struct RefreshTokensRoutes: Sendable {
     let adminTokens: AdminTokens
     let refreshTokens: RefreshTokenAdministration
 
     func register(on router: Router<SesameRequestContext>) {
-        router.get("/api/v2/users/:id/refresh-tokens", use: userTokens)
-        router.delete("/api/v2/users/:id/refresh-tokens", use: revokeUserTokens)
-        router.get("/api/v2/refresh-tokens/:id", use: token)
-        router.delete("/api/v2/refresh-tokens/:id", use: revoke)
-    }
-
-    /// The user's live refresh tokens, newest first, as Auth0 lists them: `{tokens: […]}`.
-    @Sendable func userTokens(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readRefreshTokens)
-        let tokens = try await refreshTokens.list(userID: try ManagementController.userID(context))
-        return try Responses.json(ManagementRefreshTokensBody(tokens: tokens.map(ManagementRefreshTokenBody.init)), noStore: true)
-    }
-
-    @Sendable func revokeUserTokens(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .deleteRefreshTokens)
-        try await refreshTokens.revokeAll(userID: try ManagementController.userID(context))
-        return Response(status: .accepted)
-    }
-
-    @Sendable func token(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readRefreshTokens)
-        let token = try await refreshTokens.token(context.parameters.get("id") ?? "")
-        return try Responses.json(ManagementRefreshTokenBody(token), noStore: true)
-    }
-
-    @Sendable func revoke(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .deleteRefreshTokens)
-        try await refreshTokens.revoke(context.parameters.get("id") ?? "")
-        return Response(status: .accepted)
+        UserHeldRoutes(
+            kind: "refresh-tokens", adminTokens: adminTokens, readScope: .readRefreshTokens,
+            deleteScope: .deleteRefreshTokens,
+            list: {
+                ManagementRefreshTokensBody(tokens: try await refreshTokens.list(userID: $0).map(ManagementRefreshTokenBody.init))
+            },
+            endAll: { try await refreshTokens.revokeAll(userID: $0) },
+            read: { ManagementRefreshTokenBody(try await refreshTokens.token($0)) },
+            end: { try await refreshTokens.revoke($0) }
+        ).register(on: router)
     }
 }
 

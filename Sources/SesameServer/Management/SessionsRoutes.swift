@@ -6,39 +6,18 @@ import SesameCore
 /// Browser sessions in Auth0's Management API shape: `GET|DELETE /api/v2/users/{id}/sessions`
 /// and `GET|DELETE /api/v2/sessions/{id}`, through ``SessionAdministration`` (audited as every
 /// session ended by an administrator).
-struct SessionsRoutes {
+struct SessionsRoutes: Sendable {
     let adminTokens: AdminTokens
     let sessions: SessionAdministration
 
     func register(on router: Router<SesameRequestContext>) {
-        router.get("/api/v2/users/:id/sessions", use: userSessions)
-        router.delete("/api/v2/users/:id/sessions", use: endUserSessions)
-        router.get("/api/v2/sessions/:id", use: session)
-        router.delete("/api/v2/sessions/:id", use: endSession)
-    }
-
-    /// The user's live sessions, newest first, as Auth0 lists them: `{sessions: […]}`.
-    @Sendable func userSessions(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readSessions)
-        let found = try await sessions.list(userID: try ManagementController.userID(context))
-        return try Responses.json(ManagementSessionsBody(sessions: found.map(body)), noStore: true)
-    }
-
-    @Sendable func endUserSessions(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .deleteSessions)
-        try await sessions.revokeAll(userID: try ManagementController.userID(context))
-        return Response(status: .accepted)
-    }
-
-    @Sendable func session(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readSessions)
-        return try Responses.json(body(try await sessions.session(id: context.parameters.get("id") ?? "")), noStore: true)
-    }
-
-    @Sendable func endSession(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .deleteSessions)
-        try await sessions.revoke(id: context.parameters.get("id") ?? "", userID: nil)
-        return Response(status: .accepted)
+        UserHeldRoutes(
+            kind: "sessions", adminTokens: adminTokens, readScope: .readSessions, deleteScope: .deleteSessions,
+            list: { ManagementSessionsBody(sessions: try await sessions.list(userID: $0).map(body)) },
+            endAll: { try await sessions.revokeAll(userID: $0) },
+            read: { body(try await sessions.session(id: $0)) },
+            end: { try await sessions.revoke(id: $0, userID: nil) }
+        ).register(on: router)
     }
 
     private func body(_ session: BrowserSession) -> ManagementSessionBody {
