@@ -17,6 +17,26 @@ struct SchemaVersionTests {
         try await store.shutdown()
     }
 
+    /// During a rolling upgrade the previous release keeps serving on the schema the new one
+    /// migrated (Tests/e2e/test_rolling_upgrade.py): a step that dropped or renamed what it reads,
+    /// or added a column it does not write without a default, would break it mid-upgrade.
+    @Test("every migration only adds: no drop, no rename, no new NOT NULL column without a default")
+    func migrationsOnlyAdd() {
+        for migration in Migrations.all {
+            for flavor in [SQLFlavor.sqlite, .postgres] {
+                for statement in migration.statements(for: flavor) {
+                    let sql = statement.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                    #expect(!sql.contains("DROP TABLE") && !sql.contains("DROP COLUMN"), "\(migration.id): \(sql)")
+                    #expect(!sql.contains("RENAME"), "\(migration.id): \(sql)")
+                    #expect(!sql.contains("ALTER COLUMN"), "\(migration.id): \(sql)")
+                    if sql.contains("ADD COLUMN") && sql.contains("NOT NULL") {
+                        #expect(sql.contains("DEFAULT"), "\(migration.id): \(sql)")
+                    }
+                }
+            }
+        }
+    }
+
     /// A binary rolled back after a newer one migrated the database would read and write
     /// tables it does not know the meaning of: it must stop and say why, before changing anything.
     @Test("a database with a migration this binary does not know is refused, naming both versions")

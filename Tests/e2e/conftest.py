@@ -208,8 +208,8 @@ def watch_banner(process: subprocess.Popen) -> tuple:
     return lines, state, ready
 
 
-def _start(data_dir: Path, env_overrides: dict, args: tuple) -> SesameServer:
-    binary = sesame_binary()
+def _start(data_dir: Path, env_overrides: dict, args: tuple, binary: Path | None = None) -> SesameServer:
+    binary = binary or sesame_binary()
     data_dir.mkdir(parents=True, exist_ok=True)
     # Inherit PATH/HOME etc. but not stray SESAME_* settings from the caller's
     # shell, so every run starts from the same configuration.
@@ -276,12 +276,14 @@ def pytest_configure(config):
 
 @pytest.fixture
 def sesame_factory(tmp_path):
-    """Start servers on demand; every one is terminated at teardown."""
+    """Start servers on demand (``binary=`` another build of sesame, such as the previous
+    release's); every one is terminated at teardown."""
     servers: list = []
 
-    def start(env: dict | None = None, args: tuple = (), name: str | None = None) -> SesameServer:
+    def start(env: dict | None = None, args: tuple = (), name: str | None = None,
+              binary: Path | None = None) -> SesameServer:
         data_dir = tmp_path / (name or f"sesame-{len(servers)}")
-        server = _start(data_dir, env or {}, tuple(args))
+        server = _start(data_dir, env or {}, tuple(args), binary)
         servers.append(server)
         return server
 
