@@ -45,7 +45,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SesameClientCoreTests",
-            dependencies: ["SesameClientCore"],
+            dependencies: ["SesameClientCore", "SesameAPI"],
             swiftSettings: swiftSettings
         ),
     ]

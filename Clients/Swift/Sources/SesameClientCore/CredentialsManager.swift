@@ -16,6 +16,14 @@ public protocol CredentialsStore: Sendable {
     func save(_ session: StoredSession) throws
     /// Forgets the session.
     func clear() throws
+    /// Whether a session is stored, found without reading its tokens: a Keychain item behind
+    /// biometrics answers without a prompt, so a signed-out app asks nobody for Face ID.
+    func containsSession() throws -> Bool
+}
+
+extension CredentialsStore {
+    /// Whether ``load()`` finds a session.
+    public func containsSession() throws -> Bool { try load() != nil }
 }
 
 /// A session as stored: which server and application it belongs to, and its tokens.
@@ -39,6 +47,11 @@ public actor CredentialsManager {
     private let client: SesameClient
     private let store: any CredentialsStore
     private var renewal: Task<Credentials, any Error>?
+    /// Bumped by every sign-in and sign-out: a renewal started under an older session must
+    /// neither be saved nor handed out, or it would bring a signed-out session back.
+    private var epoch = 0
+    /// Asked before stored credentials are handed out, when biometrics are enabled.
+    private var gate: BiometricGate?
     /// Renew this long before the access token expires.
     public static let renewalMargin: TimeInterval = 60
 
@@ -48,29 +61,78 @@ public actor CredentialsManager {
         self.store = store
     }
 
+    /// Creates a manager that asks through `biometrics` before handing out tokens.
+    public init(client: SesameClient, store: any CredentialsStore, biometrics: BiometricGate) {
+        self.client = client
+        self.store = store
+        gate = biometrics
+    }
+
+    /// Asks the person (Face ID, Touch ID, or the device passcode as `gate`'s policy says)
+    /// before ``credentials(now:)`` hands out tokens: Auth0.swift's `enableBiometrics`.
+    public func enableBiometrics(_ gate: BiometricGate) {
+        self.gate = gate
+    }
+
     /// Stores the credentials of a new login.
     public func signedIn(_ credentials: Credentials) throws {
-        try store.save(StoredSession(domain: client.domain, clientID: client.clientID, credentials: credentials))
+        epoch += 1
+        renewal = nil
+        try save(credentials)
     }
 
     /// Valid credentials: the stored ones, or renewed ones when the access token is about to
-    /// expire. - Throws: ``SesameClientError`` (`not signed in` when there is no session).
+    /// expire. Concurrent callers share one renewal. With biometrics enabled, the person is
+    /// asked first (once for callers that ask together).
+    /// - Throws: ``SesameClientError`` (`not signed in` when there is no session, or when it
+    ///   was signed out while a renewal was under way).
     public func credentials(now: Date = Date()) async throws -> Credentials {
+        guard try store.containsSession() else { throw SesameClientError.notSignedIn }
+        let epoch = self.epoch
+        if let gate {
+            try await gate.authorize()
+            // A sign-out during the prompt leaves nothing to hand out.
+            try requireSession(since: epoch)
+        }
+        // Read after the prompt: a Keychain item behind biometrics opens with its context.
         guard let session = try store.load() else { throw SesameClientError.notSignedIn }
         if session.credentials.expiresAt.timeIntervalSince(now) > Self.renewalMargin { return session.credentials }
-        if let renewal { return try await renewal.value }
+        return try await renewed(session, epoch: epoch)
+    }
+
+    /// The renewal in flight, or a new one when there is none.
+    private func renewed(_ session: StoredSession, epoch: Int) async throws -> Credentials {
+        if let renewal {
+            let renewed = try await renewal.value
+            try requireSession(since: epoch)
+            return renewed
+        }
         guard let refreshToken = session.credentials.refreshToken else { throw SesameClientError.notSignedIn }
+        let client = self.client
         let task = Task { try await client.renew(refreshToken: refreshToken) }
         renewal = task
-        defer { renewal = nil }
+        defer { if self.epoch == epoch { renewal = nil } }
         let renewed = try await task.value
-        try signedIn(renewed)
+        try requireSession(since: epoch)
+        try save(renewed)
         return renewed
     }
 
+    /// Throws when the session was replaced or signed out since `epoch`.
+    private func requireSession(since epoch: Int) throws {
+        guard self.epoch == epoch else { throw SesameClientError.notSignedIn }
+    }
+
+    private func save(_ credentials: Credentials) throws {
+        try store.save(StoredSession(domain: client.domain, clientID: client.clientID, credentials: credentials))
+    }
+
     /// Revokes the refresh token (when there is one) and forgets the session. Local state is
-    /// cleared even when the server cannot be reached.
+    /// cleared even when the server cannot be reached; a renewal under way is discarded.
     public func signOut() async throws {
+        epoch += 1
+        renewal = nil
+        await gate?.invalidate()
         let session = try store.load()
         try store.clear()
         if let refreshToken = session?.credentials.refreshToken { try await client.revoke(refreshToken: refreshToken) }

@@ -53,6 +53,8 @@ public struct PasskeyResponse: Codable, Sendable, Equatable {
     public var type = "public-key"
     public var response: [String: String]
     public var clientExtensionResults: [String: String] = [:]
+    /// `platform` or `cross-platform` (a security key), when the authenticator says.
+    public var authenticatorAttachment: String?
 
     /// An answer for the credential `credentialID` with these `response` members.
     public init(credentialID: [UInt8], response: [String: String]) {

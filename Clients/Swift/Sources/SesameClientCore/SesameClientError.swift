@@ -11,6 +11,7 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
         case invalidIDToken(String)
         case notSignedIn
         case presenceDeclined
+        case biometric(BiometricFailure)
     }
 
     private let reason: Reason
@@ -49,6 +50,9 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
     /// The person did not confirm it was them.
     static let presenceDeclined = SesameClientError(.presenceDeclined)
 
+    /// Face ID, Touch ID or the passcode did not confirm the person.
+    static func biometric(_ failure: BiometricFailure) -> SesameClientError { SesameClientError(.biometric(failure)) }
+
     /// The server's `error` code, when it sent one (`invalid_grant`, `too_many_attempts`, …).
     public var code: String? {
         if case .server(_, let code, _) = reason { return code }
@@ -64,6 +68,7 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
         case .invalidIDToken(let detail): "The id_token is not valid: \(detail)"
         case .notSignedIn: "not signed in"
         case .presenceDeclined: "not confirmed"
+        case .biometric(let failure): "not confirmed: \(failure)"
         }
     }
 
@@ -105,8 +110,22 @@ public struct SesameClientError: Error, Sendable, Equatable, CustomStringConvert
         return false
     }
 
+    /// The person did not confirm it was them before a device key signed.
+    public var isPresenceDeclined: Bool { reason == .presenceDeclined }
+
     /// There is no session to use: the app shows its sign-in screen.
     public var isNotSignedIn: Bool { reason == .notSignedIn }
+
+    /// Why Face ID, Touch ID or the passcode did not confirm the person, when that was the
+    /// failure (``CredentialsManager/enableBiometrics(_:)``).
+    public var biometricFailure: BiometricFailure? {
+        if case .biometric(let failure) = reason { return failure }
+        return nil
+    }
+
+    /// The person cancelled the biometric prompt or chose its fallback: show the sign-in
+    /// screen without an error.
+    public var isBiometricCancelled: Bool { biometricFailure?.isCancellation == true }
 
     public var description: String { code.map { "\($0): \(message)" } ?? message }
 }
