@@ -13,22 +13,25 @@
         /// The team id and the keychain-access-groups entitlement's group, shared with extensions.
         static let accessGroup = "ABCDE12345.com.example.SesameDemo.shared"
 
-        let client = SesameClient(domain: DemoSession.domain, clientID: DemoSession.clientID)
-        let biometrics = LocalAuthenticationBiometrics(reason: "Unlock your Sesame Demo session")
+        let client: SesameClient
         let manager: CredentialsManager
         let deviceKey: DeviceKeyAuthentication
         @Published public private(set) var credentials: Credentials?
         @Published public private(set) var message: String?
 
         public init() {
-            let policy = BiometricPolicy(reason: "Unlock your Sesame Demo session", evaluation: .biometricsOrPasscode)
+            let client = SesameClient(domain: Self.domain, clientID: Self.clientID)
+            let reason = "Unlock your Sesame Demo session"
+            let biometrics = LocalAuthenticationBiometrics(reason: reason)
+            let policy = BiometricPolicy(reason: reason, evaluation: .biometricsOrPasscode)
             let store = KeychainCredentialsStore(
                 service: Self.service, accessGroup: Self.accessGroup, biometrics: biometrics, policy: policy)
-            manager = CredentialsManager(
-                client: client, store: store, biometrics: BiometricGate(policy: policy, authenticator: biometrics))
             let keys: any DeviceKeyStore =
                 SecureEnclaveDeviceKeyStore.isAvailable
                 ? SecureEnclaveDeviceKeyStore(service: Self.service) : KeychainDeviceKeyStore(service: Self.service)
+            self.client = client
+            manager = CredentialsManager(
+                client: client, store: store, biometrics: BiometricGate(policy: policy, authenticator: biometrics))
             deviceKey = DeviceKeyAuthentication(client: client, store: keys, presence: BiometricPresenceVerifier())
         }
 

@@ -1,7 +1,8 @@
-// Apple platforms only (AuthenticationServices): not compiled on Linux. The mapping to the
-// server's JSON, its checks and the error mapping are PasskeyPlatformResults.swift's, tested
-// on Linux; this file only builds the platform's requests and runs the controller.
-#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+// iOS and macOS only (AuthenticationServices; visionOS has no security-key provider): not
+// compiled on Linux. The mapping to the server's JSON, its checks and the error mapping are
+// PasskeyPlatformResults.swift's, tested on Linux; this file only builds the platform's
+// requests and runs the controller.
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS))
     public import AuthenticationServices
     public import Foundation
 
@@ -125,8 +126,8 @@
             let box = ControllerBox(controller: controller)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    ceremony.continuation = continuation
-                    #if os(iOS) || os(visionOS)
+                    ceremony.start(controller, continuation)
+                    #if os(iOS)
                         if autoFill, #available(iOS 16.0, *) {
                             controller.performAutoFillAssistedRequests()
                             return
@@ -158,11 +159,19 @@
     {
         private let anchor: ASPresentationAnchor
         private let map: (any ASAuthorizationCredential) throws -> PasskeyResponse
-        var continuation: CheckedContinuation<PasskeyResponse, any Error>?
+        private var continuation: CheckedContinuation<PasskeyResponse, any Error>?
+        // The controller holds its delegate weakly: the ceremony keeps itself and the
+        // controller alive until it has answered.
+        private var running: (ceremony: Ceremony, controller: ASAuthorizationController)?
 
         init(anchor: ASPresentationAnchor, map: @escaping (any ASAuthorizationCredential) throws -> PasskeyResponse) {
             self.anchor = anchor
             self.map = map
+        }
+
+        func start(_ controller: ASAuthorizationController, _ continuation: CheckedContinuation<PasskeyResponse, any Error>) {
+            self.continuation = continuation
+            running = (self, controller)
         }
 
         func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { anchor }
@@ -180,6 +189,7 @@
         private func finish(_ result: () throws -> PasskeyResponse) {
             guard let continuation else { return }
             self.continuation = nil
+            running = nil
             continuation.resume(with: Result { try result() })
         }
     }

@@ -17,6 +17,8 @@
         /// The LocalAuthentication context a read uses (`kSecUseAuthenticationContext`): one
         /// already confirmed by the gate reads without a second prompt.
         var authenticationContext: (@Sendable () -> AnyObject)?
+        /// A context that never prompts, for ``exists()`` on an item behind biometrics.
+        var nonInteractiveContext: (@Sendable () -> AnyObject)?
 
         private var query: [String: Any] {
             var query: [String: Any] = [
@@ -44,6 +46,7 @@
             var query = self.query
             query[kSecReturnAttributes as String] = true
             query[kSecMatchLimit as String] = kSecMatchLimitOne
+            if let nonInteractiveContext { query[kSecUseAuthenticationContext as String] = nonInteractiveContext() }
             var result: CFTypeRef?
             let status = SecItemCopyMatching(query as CFDictionary, &result)
             if status == errSecItemNotFound { return false }
@@ -130,7 +133,8 @@
             ) {
                 item = KeychainItem(
                     service: service, account: "sesame.session", accessGroup: accessGroup, accessibility: accessibility,
-                    protection: policy.keychainProtection, authenticationContext: { biometrics.authenticationContext })
+                    protection: policy.keychainProtection, authenticationContext: { biometrics.authenticationContext },
+                    nonInteractiveContext: { biometrics.nonInteractiveContext })
             }
         #endif
 

@@ -30,6 +30,14 @@
             }
         }
 
+        /// A context that never shows a prompt (`interactionNotAllowed`), for a Keychain query
+        /// that must not ask: whether a session exists.
+        public var nonInteractiveContext: LAContext {
+            let context = LAContext()
+            context.interactionNotAllowed = true
+            return context
+        }
+
         /// Forgets the confirmed context: the next Keychain read asks again.
         public func invalidate() {
             lock.withLock {
