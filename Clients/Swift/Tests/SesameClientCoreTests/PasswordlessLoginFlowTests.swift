@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import SesameClientCore
 import Testing
 
@@ -92,5 +93,29 @@ struct PasswordlessLoginFlowTests {
         await flow.sendCode()
         #expect(seen.current.first?.identifier == "ana@example.com")
         #expect(seen.current.contains { $0.isWorking } && seen.current.last == flow.state)
+    }
+}
+
+/// The `@Observable` model mirrors the flow: the same fields, and observers hear each change.
+@Suite("SesameClient: passwordless login model over the flow")
+@MainActor
+struct PasswordlessLoginModelMirrorTests {
+    @Test("the model's fields follow the flow, and observation sees a sign-in")
+    func mirrorsAndNotifies() async {
+        let model = PasswordlessLoginModel(client: FakeTokenServer().client)
+        model.identifier = " ana@example.com "
+        await model.sendCode()
+        #expect(model.step == .code && model.identifier == "ana@example.com" && model.secondsUntilResend > 0)
+        let changed = Locked(false)
+        withObservationTracking {
+            _ = model.step
+        } onChange: {
+            changed.update { $0 = true }
+        }
+        model.code = "123456"
+        await model.submitCode()
+        #expect(changed.current && model.step == .signedIn && model.credentials?.accessToken == "code-login")
+        model.changeIdentifier()
+        #expect(model.step == .identifier && model.code.isEmpty && !model.isWorking && model.errorMessage == nil)
     }
 }
