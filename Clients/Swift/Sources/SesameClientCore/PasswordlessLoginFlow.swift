@@ -115,7 +115,9 @@ public final class PasswordlessLoginFlow {
         let task = Task { await self.finish { try await self.client.waitForMagicLink(wait) } }
         linkTask = task
         await task.value
-        if linkTask == task { linkTask = nil }
+        // A wait cancelled (and perhaps started again) meanwhile is no longer this one.
+        guard linkTask == task else { return }
+        linkTask = nil
         state.linkWait = nil
     }
 

@@ -84,6 +84,16 @@ struct PasswordlessLoginFlowTests {
         #expect(!flow.state.isWorking && flow.state.credentials == nil)
     }
 
+    @Test("a passkey signs in; closing the sheet or a cancelled Face ID prompt shows no message")
+    func passkeyAndCancellations() async {
+        let server = FakeTokenServer()
+        let flow = PasswordlessLoginFlow(client: server.client)
+        await flow.signInWithPasskey(ClosedSheet())
+        #expect(flow.state.step == .identifier && flow.state.errorMessage == nil && !flow.state.isWorking)
+        await flow.signInWithPasskey(PlatformLike())
+        #expect(flow.state.step == .signedIn && flow.state.credentials?.accessToken == "passkey-login")
+    }
+
     @Test("every change reaches onChange, so a wrapper can publish it")
     func changesArePublished() async {
         let flow = PasswordlessLoginFlow(client: FakeTokenServer().client)
@@ -117,5 +127,16 @@ struct PasswordlessLoginModelMirrorTests {
         #expect(changed.current && model.step == .signedIn && model.credentials?.accessToken == "code-login")
         model.changeIdentifier()
         #expect(model.step == .identifier && model.code.isEmpty && !model.isWorking && model.errorMessage == nil)
+    }
+}
+
+/// A passkey sheet the person closes (AuthenticationServices' `canceled`).
+struct ClosedSheet: PasskeyAuthenticator {
+    func register(_ request: PasskeyRegistrationRequest) async throws -> PasskeyResponse {
+        throw PasskeyResponse.authorizationError(code: 1001)
+    }
+
+    func authenticate(_ request: PasskeyAuthenticationRequest) async throws -> PasskeyResponse {
+        throw PasskeyResponse.authorizationError(code: 1001)
     }
 }
