@@ -11,7 +11,13 @@ asking for that API's ``audience`` then gets a JWT access token that authlib's R
 from __future__ import annotations
 
 import base64
+import hashlib
+import html
 import json
+import re
+import secrets
+from html.parser import HTMLParser
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
@@ -130,6 +136,70 @@ def test_role_permissions_reach_the_access_token_an_api_accepts(sesame):
     assert accepted(sesame, renewed.json()["access_token"])["permissions"] == []
 
 
+class Forms(HTMLParser):
+    """The fields of each form of a page, by the form's action."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.forms: dict[str, dict[str, str]] = {}
+        self.current: dict[str, str] | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self.current = self.forms.setdefault(attrs.get("action", ""), {})
+        elif tag == "input" and self.current is not None and attrs.get("name"):
+            self.current.setdefault(attrs["name"], attrs.get("value") or "")
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.current = None
+
+
+def test_single_page_app_gets_the_web_lifetime_through_the_hosted_page(sesame):
+    """The SPA flow: /authorize with the API's audience and PKCE, the hosted page's code form
+    (posted as the page's own form would be), the code exchanged by the public client: an
+    access token for the API living token_lifetime_for_web, accepted by the API."""
+    api = operator(sesame)
+    role = orders_api(api)
+    # auth0-python has no token_lifetime_for_web; the operator's CLI sets it.
+    updated = sesame.cli_json("admin", "apis", "update", API, "--token-lifetime-for-web", "300")
+    assert updated["token_lifetime_for_web"] == 300 and updated["token_lifetime"] == 900
+    callback = "https://spa.example.com/callback"
+    spa = api.clients.create(name="SPA", app_type="spa", callbacks=[callback])
+    user_id = subject(sign_in(sesame, "spa@example.com"))
+    api.users.roles.assign(user_id, roles=[role.id])
+
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    browser = requests.Session()
+    page = browser.get(sesame.url("/authorize"), params={
+        "response_type": "code", "client_id": spa.client_id, "redirect_uri": callback, "state": "st",
+        "scope": "openid read:orders", "audience": API, "code_challenge": challenge,
+        "code_challenge_method": "S256", "connection": "email"}, timeout=10)
+    assert page.status_code == 200, page.text
+    start = Forms(page.text).forms["/authorize/start"]
+    sent = browser.post(sesame.url("/authorize/start"), data={**start, "username": "spa@example.com"}, timeout=10)
+    assert sent.status_code == 200, sent.text
+    verify = Forms(sent.text).forms["/authorize/verify"]
+    offer = browser.post(sesame.url("/authorize/verify"), data={**verify, "otp": sesame.last_code("spa@example.com")},
+                         timeout=10)
+    # The page offers a passkey; "not now" continues to /authorize, which the new browser
+    # session answers with the code.
+    resume = html.unescape(re.search(r'data-continue="([^"]+)"', offer.text).group(1))
+    answer = browser.get(sesame.url(resume), allow_redirects=False, timeout=10)
+    assert answer.status_code in (302, 303), answer.text
+    query = parse_qs(urlsplit(answer.headers["Location"]).query)
+    assert query["state"] == ["st"], query
+    tokens = requests.post(sesame.url("/oauth/token"), json={
+        "grant_type": "authorization_code", "client_id": spa.client_id, "code": query["code"][0],
+        "redirect_uri": callback, "code_verifier": verifier}, timeout=10).json()
+    claims = accepted(sesame, tokens["access_token"], ["read:orders"])
+    assert claims["exp"] - claims["iat"] == 300 == tokens["expires_in"]
+    assert claims["permissions"] == ["read:orders"] and claims["client_id"] == spa.client_id
+
+
 def test_unknown_audience_is_refused_as_auth0_does(sesame):
     """Attack: a client names an audience no API has, to get a token some service might take."""
     start_code(sesame, "eve@example.com")
@@ -151,3 +221,22 @@ def test_machine_client_gets_an_access_token_for_the_api(sesame):
     claims = accepted(sesame, token, ["read:orders"])
     assert claims["sub"] == f"{client_id}@clients" and claims["permissions"] == ["read:orders"]
     assert claims["gty"] == "client-credentials" and claims["client_id"] == client_id
+
+
+def test_the_operator_cli_sets_up_the_same(sesame):
+    """sesame admin apis and roles: an API, a role granting a permission, assigned by email
+    address; the login for the API gets it, and loses it once the role is unassigned."""
+    api = sesame.cli_json("admin", "apis", "create", API, "--name", "Orders", "--scope", "read:orders=Read orders",
+                          "write:orders", "--enforce-policies", "true", "--token-dialect", "access_token_authz")
+    assert [s["value"] for s in api["scopes"]] == ["read:orders", "write:orders"] and api["enforce_policies"]
+    role = sesame.cli_json("admin", "roles", "create", "reader")
+    sesame.cli("admin", "roles", "grant", "reader", API, "read:orders")
+    sign_in(sesame, "cli@example.com")
+    sesame.cli("admin", "roles", "assign", role["id"], "cli@example.com")
+    tokens = sign_in(sesame, "cli@example.com", scope=SCOPE, audience=API)
+    assert accepted(sesame, tokens["access_token"])["permissions"] == ["read:orders"]
+    sesame.cli("admin", "roles", "unassign", "reader", "cli@example.com")
+    tokens = sign_in(sesame, "cli@example.com", scope=SCOPE, audience=API)
+    assert accepted(sesame, tokens["access_token"])["permissions"] == []
+    assert [r["name"] for r in sesame.cli_json("admin", "roles", "list")] == ["reader"]
+    assert [a["identifier"] for a in sesame.cli_json("admin", "apis", "list")] == [API]
