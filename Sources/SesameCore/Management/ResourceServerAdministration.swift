@@ -76,7 +76,8 @@ public struct ResourceServerAdministration: Sendable, OperatorService {
     /// always behaved (every scope asked for, refresh tokens, the JWT lifetime), so operators
     /// see and change it like any other. Idempotent; safe on many instances at once.
     public func materialise(_ settings: LoginSettings) async throws {
-        for identifier in settings.audiences {
+        // The Management API is Sesame's own and never a stored API, whatever the list says.
+        for identifier in settings.audiences where identifier != managementAudience {
             guard try await storage.resourceServer(identifier: identifier) == nil else { continue }
             var api = ResourceServer.configured(identifier, settings: settings)
             (api.id, api.createdAt) = (random.hex(12), clock.now())
