@@ -52,6 +52,10 @@ public struct Sesame: Sendable {
     public let refreshTokens: RefreshTokenAdministration
     /// What operators do to client grants (`/api/v2/client-grants`).
     public let clientGrants: ClientGrantAdministration
+    /// What operators do to APIs (`/api/v2/resource-servers`).
+    public let resourceServers: ResourceServerAdministration
+    /// What operators do to roles and to the roles and permissions of users (`/api/v2/roles`).
+    public let roles: RoleAdministration
     /// What operators do to users (`/api/v2/users`).
     public let users: UserAdministration
     /// What operators do to applications (`/api/v2/clients`).
@@ -86,6 +90,9 @@ public struct Sesame: Sendable {
             storage: storage, hasher: hasher, random: random, clock: clock, machine: machineTokens)
         self.clientGrants = ClientGrantAdministration(
             storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience, logger: logger)
+        self.resourceServers = ResourceServerAdministration(
+            storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience, logger: logger)
+        self.roles = RoleAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.users = UserAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.applications = ApplicationAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.auditTrail = AuditTrail(storage: storage)
@@ -127,7 +134,8 @@ public struct Sesame: Sendable {
     }
 
     /// Prepares storage on start (first start creates the HMAC secret, the signing key, the
-    /// email and sms connections and the default application) and wires the services.
+    /// email and sms connections and the default application; each start stores an API for
+    /// each `audiences` identifier that has none) and wires the services.
     /// - Parameter connections: connection settings to apply over what is stored.
     public static func bootstrap(
         storage: any SesameStorage, settings: LoginSettings, delivery: MessageDelivery, connections: [ConnectionOverride] = [],
@@ -144,10 +152,12 @@ public struct Sesame: Sendable {
         }
         let keys = try await KeyRing(
             records: signingKeys, storage: storage, clock: clock, refreshInterval: settings.keyRefreshInterval, logger: logger)
-        return Sesame(
+        let sesame = Sesame(
             storage: storage, settings: settings, delivery: delivery, keys: keys,
             hmacKeys: HMACKeys(hmacKeys, clock: clock), clock: clock,
             random: random, logger: logger)
+        try await sesame.resourceServers.materialise(settings)
+        return sesame
     }
 
     private static func outbox(

@@ -141,6 +141,33 @@ extension RequestParameters {
         }
     }
 
+    /// A whole-number parameter; nil when absent or `null`.
+    /// - Throws: 400 when the value is not a whole number.
+    package func int(_ key: String) throws -> Int? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .number(let value)? where value == value.rounded() && abs(value) < 1e15: return Int(value)
+        default: throw SesameError.invalidRequest("\(key) must be a whole number.")
+        }
+    }
+
+    /// A list of objects (`scopes`, `permissions`), each as parameters of its own; nil when
+    /// absent or `null`.
+    /// - Throws: 400 when the value is not an array of objects.
+    package func objects(_ key: String) throws -> [RequestParameters]? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .array(let items)?:
+            return try items.map { item in
+                guard case .object(let object) = item else {
+                    throw SesameError.invalidRequest("\(key) must be an array of objects.")
+                }
+                return RequestParameters(object)
+            }
+        default: throw SesameError.invalidRequest("\(key) must be an array of objects.")
+        }
+    }
+
     /// Refuses a body with a field outside `allowed`, as Auth0's Management API does: a
     /// misspelt field must not be ignored silently.
     package func refuseUnknown(_ allowed: Set<String>) throws {

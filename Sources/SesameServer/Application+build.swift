@@ -137,7 +137,8 @@ public func buildRouter(
     ManagementController(
         adminTokens: sesame.adminTokens, users: sesame.users, applications: sesame.applications, auditTrail: sesame.auditTrail,
         tokens: sesame.tokens, clientGrants: sesame.clientGrants, connections: sesame.registry,
-        sessions: sesame.sessionAdministration, refreshTokens: sesame.refreshTokens
+        sessions: sesame.sessionAdministration, refreshTokens: sesame.refreshTokens, resourceServers: sesame.resourceServers,
+        roles: sesame.roles
     ).register(on: router)
     return router
 }

@@ -89,7 +89,12 @@ extension SQLStorage: UserRepository {
             guard let row = try await db.raw("DELETE FROM users WHERE id = \(bind: id) RETURNING connection").first() else {
                 throw StorageError.notFound("user \(id)")
             }
-            try await Self.revokeRefreshTokens(userID: "\(try row.string("connection"))|\(id)", at: at, db: db)
+            let userID = "\(try row.string("connection"))|\(id)"
+            try await Self.revokeRefreshTokens(userID: userID, at: at, db: db)
+            // The user's roles and permissions go too: a new user given the same id by an
+            // import must not inherit them.
+            try await db.raw("DELETE FROM user_roles WHERE user_id = \(bind: userID)").run()
+            try await db.raw("DELETE FROM user_permissions WHERE user_id = \(bind: userID)").run()
         }
     }
 

@@ -149,6 +149,31 @@ struct ManagementAPITests {
         }
     }
 
+    /// Attack: a token made to read applications (a dashboard's, a log shipper's) is used to
+    /// collect every confidential application's secret and impersonate those back ends.
+    @Test("a token without read:client_keys reads no client secret; one with it does, as with Auth0")
+    func readingClientSecretsWithoutReadClientKeys() async throws {
+        try await Harness.run { h in
+            let admin = try await Self.token(h)
+            let created = try #require(
+                try Self.json(
+                    try await h.post(
+                        "/api/v2/clients",
+                        ["name": "Shop", "app_type": "regular_web", "callbacks": ["https://shop.example.com/callback"]],
+                        headers: admin)) as? [String: Any])
+            let id = try #require(created["client_id"] as? String)
+            let secret = try #require(created["client_secret"] as? String)
+            for (scopes, expected) in [(["read:clients"], nil), (["read:clients", "read:client_keys"], secret)] {
+                let token = try await Self.token(h, scopes)
+                let one = try Self.json(try await h.get("/api/v2/clients/\(id)", headers: token)) as? [String: Any]
+                #expect(one?["client_secret"] as? String == expected, "GET one with \(scopes)")
+                let all = try Self.json(try await h.get("/api/v2/clients", headers: token)) as? [[String: Any]]
+                let listed = all?.first { $0["client_id"] as? String == id }
+                #expect(listed?["client_secret"] as? String == expected, "GET list with \(scopes)")
+            }
+        }
+    }
+
     @Test("clients: create (secret only for regular_web, once), read, update, delete; bad callbacks are 400")
     func clients() async throws {
         try await Harness.run { h in
@@ -161,8 +186,9 @@ struct ManagementAPITests {
             #expect(created.status == .created && (body["client_secret"] as? String)?.isEmpty == false)
             #expect(body["token_endpoint_auth_method"] as? String == "client_secret_post")
             let id = try #require(body["client_id"] as? String)
-            let read = try #require(try Self.json(try await h.get("/api/v2/clients/\(id)", headers: admin)) as? [String: Any])
-            #expect(read["client_secret"] == nil, "the secret is shown once")
+            let reader = try await Self.token(h, ["read:clients"])
+            let read = try #require(try Self.json(try await h.get("/api/v2/clients/\(id)", headers: reader)) as? [String: Any])
+            #expect(read["client_secret"] == nil, "without read:client_keys the secret is shown once")
             let renamed = try await h.patch(
                 "/api/v2/clients/\(id)", ["name": "Shop 2", "web_origins": ["https://shop.example.com"]], headers: admin)
             #expect((try Self.json(renamed) as? [String: Any])?["allowed_origins"] as? [String] == ["https://shop.example.com"])

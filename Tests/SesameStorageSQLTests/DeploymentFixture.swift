@@ -97,7 +97,23 @@ struct DeploymentFixture {
         try await store.enqueueDeliveries([delivery])
         try await store.createWebhook(webhook)
         try await store.setMessageTemplate(template)
+        try await fillAccessControl(store)
     }
+
+    /// An API, a role with a permission on it assigned to Ana, and a permission of her own.
+    private func fillAccessControl(_ store: SQLStorage) async throws {
+        try await store.createResourceServer(api)
+        try await store.createRole(role)
+        try await store.addPermissions([permission], to: .role(role.id))
+        try await store.addPermissions([permission], to: .user(ana.userID))
+        try await store.assignRoles([role.id], toUser: ana.userID)
+    }
+
+    let api = ResourceServer(
+        id: "0123456789abcdef01234567", identifier: "https://api.example.com", name: "API",
+        scopes: [ResourceServerScope(value: "read:things", description: "Read things")], createdAt: Self.now)
+    let role = Role(id: "rol_1", name: "reader", description: "Reads", createdAt: Self.now)
+    let permission = Permission(resourceServerIdentifier: "https://api.example.com", permissionName: "read:things")
 
     let grant = ClientGrant(
         id: "cgr_1", clientID: "client-1", audience: "https://login.example.com/api/v2/", scope: ["read:users"],
@@ -119,6 +135,11 @@ struct DeploymentFixture {
         #expect(try await copy.webhooks() == [webhook])
         #expect(try await copy.clientGrants(clientID: nil, audience: nil) == [grant])
         #expect(try await copy.messageTemplates() == [template])
+        #expect(try await copy.resourceServers() == [api])
+        #expect(try await copy.roles() == [role])
+        #expect(
+            try await copy.effectivePermissions(userID: ana.userID, audience: nil)
+                == [UserPermission(permission: permission, roleIDs: [role.id], direct: true)])
         #expect(try await copy.listUsers(limit: 10, offset: 0) == original.listUsers(limit: 10, offset: 0))
         #expect(try await copy.listApplications() == original.listApplications())
         #expect(try await copy.listConnections() == original.listConnections())

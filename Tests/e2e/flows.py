@@ -125,3 +125,21 @@ def read_jsonl(path: Path, count: int, timeout: float = 10) -> list:
             return [json.loads(line) for line in lines]
         time.sleep(0.1)
     pytest.fail(f"{path.name}: expected {count} records")
+
+
+# -- the Management API through auth0-python ------------------------------------------------
+
+def management_client(server, token: str):
+    """auth0-python's ``ManagementClient``, unmodified, for ``server``: it always builds
+    ``https://{domain}/api/v2``, so its ``httpx_client`` (a documented parameter) sends each
+    request to the same host and path over plain http. Imported here, not at the top, so
+    suites without the SDK do not pay for it."""
+    import httpx
+    from auth0.management import ManagementClient
+
+    class PlainHTTP(httpx.HTTPTransport):
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            request.url = request.url.copy_with(scheme="http")
+            return super().handle_request(request)
+
+    return ManagementClient(domain=server.domain, token=token, httpx_client=httpx.Client(transport=PlainHTTP()))

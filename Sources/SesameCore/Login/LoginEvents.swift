@@ -47,6 +47,8 @@ public enum AuditEventType: String, Sendable, CaseIterable {
     case applicationUpdated = "application_updated"
     case applicationDeleted = "application_deleted"
     case userUpdated = "user_updated"
+    /// An operator changed an API, a role, or the roles and permissions given to a user.
+    case accessControlChanged = "access_control_changed"
     /// A machine-to-machine application got a token with `client_credentials`.
     case machineToken = "machine_token"
     case signingKeyRotated = "signing_key_rotated"

@@ -6,7 +6,7 @@ public import Logging
 /// audited against the application.
 public struct ClientGrantAdministration: Sendable, OperatorService {
     let context: OperatorContext
-    /// The one API Sesame grants access to: its Management API.
+    /// Sesame's own Management API; the other audiences are the stored APIs.
     let managementAudience: String
 
     /// Creates the service over `storage`.
@@ -19,16 +19,14 @@ public struct ClientGrantAdministration: Sendable, OperatorService {
     }
 
     /// Grants `clientID` the `scope` of `audience`.
-    /// - Throws: 404 for an unknown application or an audience that is not the Management API;
-    ///   400 for an unknown scope; 409 when the application has a grant for the audience.
+    /// - Throws: 404 for an unknown application or an audience that is neither the Management
+    ///   API nor a stored API; 400 for a scope the audience does not define; 409 when the
+    ///   application has a grant for the audience.
     public func create(clientID: String, audience: String, scope: [String]) async throws -> ClientGrant {
         guard try await storage.application(clientID: clientID) != nil else {
             throw SesameError(.notFound, .notFound, "No application has the client_id \(clientID).")
         }
-        guard audience == managementAudience else {
-            throw SesameError(.notFound, .notFound, "No resource server has the identifier \(audience).")
-        }
-        try AdminTokens.validate(scopes: scope)
+        try await validate(scope, of: audience)
         let grant = ClientGrant(
             id: "cgr_" + random.alphanumeric(16), clientID: clientID, audience: audience, scope: scope, createdAt: clock.now())
         do {
@@ -55,7 +53,7 @@ public struct ClientGrantAdministration: Sendable, OperatorService {
     /// Replaces a grant's scope; tokens issued before carry only what the grant now allows.
     /// - Throws: 404 for an unknown grant; 400 for an unknown scope.
     public func update(_ id: String, scope: [String]) async throws -> ClientGrant {
-        try AdminTokens.validate(scopes: scope)
+        try await validate(scope, of: try await grant(id).audience)
         let grant = try await notFoundAsError(id) {
             try await storage.updateClientGrant(id: id) { $0.scope = scope }
         }
@@ -69,6 +67,18 @@ public struct ClientGrantAdministration: Sendable, OperatorService {
         let grant = try await grant(id)
         try await notFoundAsError(id) { try await storage.deleteClientGrant(id: id) }
         await audit.record(.applicationUpdated, client: grant.clientID, detail: "client grant \(id) deleted")
+    }
+
+    /// Refuses a scope `audience` does not define, so a typo cannot make a grant that silently
+    /// lacks one.
+    private func validate(_ scope: [String], of audience: String) async throws {
+        if audience == managementAudience { return try AdminTokens.validate(scopes: scope) }
+        guard let api = try await storage.resourceServer(identifier: audience) else {
+            throw SesameError(.notFound, .notFound, "No resource server has the identifier \(audience).")
+        }
+        if let unknown = scope.first(where: { !api.defines($0) }) {
+            throw SesameError.invalidRequest("The resource server \(audience) does not define the scope \(unknown).")
+        }
     }
 
     private static func notFound(_ id: String) -> SesameError {

@@ -23,6 +23,17 @@ public enum ManagementScope: String, Sendable, CaseIterable {
     case readDeviceCredentials = "read:device_credentials"
     case createDeviceCredentials = "create:device_credentials"
     case deleteDeviceCredentials = "delete:device_credentials"
+    case readResourceServers = "read:resource_servers"
+    case createResourceServers = "create:resource_servers"
+    case updateResourceServers = "update:resource_servers"
+    case deleteResourceServers = "delete:resource_servers"
+    case readRoles = "read:roles"
+    case createRoles = "create:roles"
+    case updateRoles = "update:roles"
+    case deleteRoles = "delete:roles"
+    case readRoleMembers = "read:role_members"
+    case createRoleMembers = "create:role_members"
+    case deleteRoleMembers = "delete:role_members"
 }
 
 extension AdminToken {

@@ -125,9 +125,11 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     /// The login (refresh-token family) the token belongs to, so Sesame can refuse it once
     /// that login is revoked.
     public var sid: String?
+    /// The API permissions the user holds, for an API whose dialect is `access_token_authz`.
+    public var permissions: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, azp, iat, exp, scope, gty, jti, sid
+        case iss, sub, aud, azp, iat, exp, scope, gty, jti, sid, permissions
         case clientID = "client_id", authTime = "auth_time"
     }
 

@@ -5,7 +5,7 @@ public import JWTKit
 /// them (an RS256 JWT with `sub` `<client_id>@clients`, `gty` `client-credentials` and the
 /// scopes the application's client grant allows), and their check on `/api/v2`.
 public struct MachineTokens: Sendable {
-    let storage: any ClientGrantRepository
+    let storage: any ClientGrantRepository & AccessControlRepository
     let keys: KeyRing
     let settings: LoginSettings
     let clock: any SesameClock
@@ -32,7 +32,8 @@ public struct MachineTokens: Sendable {
     static let grantClaim = "client-credentials"
 
     /// `grant_type=client_credentials`: a token for `audience` with the requested scopes (all
-    /// the client grant allows when none are asked for).
+    /// the client grant allows when none are asked for): for the Management API, or an RFC 9068
+    /// access token for one of the APIs.
     /// - Throws: 403 `unauthorized_client` when the application may not use the grant; 403
     ///   `access_denied` for a missing or unknown audience, an application without a client
     ///   grant for it, or a scope the grant does not allow.
@@ -41,7 +42,7 @@ public struct MachineTokens: Sendable {
         guard let audience, !audience.isEmpty else {
             throw SesameError.accessDenied("No audience parameter was provided, and no default audience has been configured")
         }
-        guard audience == managementAudience else { throw SesameError.accessDenied("Service not found: \(audience)") }
+        let api = audience == managementAudience ? nil : try await storage.api(named: audience, settings: settings)
         guard let grant = try await storage.clientGrant(clientID: application.clientID, audience: audience) else {
             throw SesameError.accessDenied("Client has not been authorized to access resource server \(audience)")
         }
@@ -50,6 +51,7 @@ public struct MachineTokens: Sendable {
         guard refused.isEmpty else {
             throw SesameError.accessDenied("Client has not been granted scopes: \(refused.joined(separator: ", "))")
         }
+        if let api { return try await issue(for: application, api: api, scopes: requested) }
         let now = clock.now().epochSeconds
         let lifetime = min(settings.jwtAccessTokenLifetime, settings.accessTokenLifetime)
         let claims = MachineTokenClaims(
@@ -57,6 +59,21 @@ public struct MachineTokens: Sendable {
             exp: now + Int64(lifetime), scope: requested.joined(separator: " "), gty: Self.grantClaim, jti: random.token(9))
         let token = try await keys.signer().sign(claims)
         await audit.record(.machineToken, client: application.clientID, detail: "audience \(audience)")
+        return TokenResponse(accessToken: token, expiresIn: lifetime, idToken: nil, refreshToken: nil, scope: claims.scope)
+    }
+
+    /// An RFC 9068 access token of `application` for `api` (`typ` `at+jwt`, `client_id`,
+    /// `permissions` in the `access_token_authz` dialect), living the API's token lifetime.
+    private func issue(for application: Application, api: ResourceServer, scopes: [String]) async throws -> TokenResponse {
+        let now = clock.now().epochSeconds
+        let lifetime = api.tokenLifetime
+        var claims = AccessTokenClaims(
+            iss: settings.issuer, sub: application.clientID + "@clients", aud: [api.identifier], azp: application.clientID,
+            iat: now, exp: now + Int64(lifetime), scope: scopes.joined(separator: " "), gty: Self.grantClaim,
+            jti: random.token(9))
+        claims.permissions = api.tokenDialect == .accessTokenAuthz ? scopes : nil
+        let token = try await keys.signer().sign(claims, type: "at+jwt")
+        await audit.record(.machineToken, client: application.clientID, detail: "audience \(api.identifier)")
         return TokenResponse(accessToken: token, expiresIn: lifetime, idToken: nil, refreshToken: nil, scope: claims.scope)
     }
 

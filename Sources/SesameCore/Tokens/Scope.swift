@@ -17,5 +17,8 @@ public struct Scope: Sendable, Equatable, CustomStringConvertible {
     /// Whether every name of `other` is in this scope.
     public func covers(_ other: Scope) -> Bool { other.names.allSatisfy(contains) }
 
+    /// Drops the names `refused` picks, keeping the order of the rest.
+    public mutating func remove(where refused: (String) -> Bool) { names.removeAll(where: refused) }
+
     public var description: String { names.joined(separator: " ") }
 }

@@ -8,12 +8,12 @@ public struct TokenIssuer: Sendable {
     let keys: KeyRing
     let hasher: SecretHasher
     let settings: LoginSettings
-    let storage: any GrantRepository
+    let storage: any GrantRepository & AccessControlRepository
     let random: any RandomSource
 
     /// Creates an issuer.
     public init(
-        keys: KeyRing, hasher: SecretHasher, settings: LoginSettings, storage: any GrantRepository,
+        keys: KeyRing, hasher: SecretHasher, settings: LoginSettings, storage: any GrantRepository & AccessControlRepository,
         random: any RandomSource
     ) {
         self.keys = keys
@@ -37,18 +37,24 @@ public struct TokenIssuer: Sendable {
         for user: User, _ request: TokenGrantRequest, authTime: Date, now: Date, refreshToken: String? = nil,
         familyID: String? = nil, refreshAllowed: Bool = true, namesFamily: Bool = false
     ) async throws -> TokenResponse {
-        try checkAudience(request.audience)
+        let api = try await api(for: request.audience)
+        var request = request
+        var access: APIAccess?
+        if let api { access = try await self.access(to: api, for: user, requested: request.scope) }
         let login = IssuedLogin(familyID: familyID ?? random.orderedHex(at: now), authTime: authTime, now: now)
         let idToken = request.scope.contains("openid") ? try await idToken(user, request, login) : nil
+        // The refresh token keeps the scope asked for, so each refresh decides afresh what
+        // the user's roles grant; the tokens carry what they grant now.
         var refresh = refreshToken
-        if refresh == nil, refreshAllowed, wantsRefreshToken(request, for: user) {
+        if refresh == nil, refreshAllowed, api?.allowOfflineAccess ?? true, wantsRefreshToken(request, for: user) {
             refresh = try await storeRefreshToken(for: user, request, login).secret
         }
+        if let access { request.scope = access.scope }
         // Only a login with a refresh-token family (or a code exchange, which a replay of the
         // code revokes) can be revoked as a family; naming one in the access token otherwise
         // would cost a database read on every use for nothing.
         let family = refresh != nil || namesFamily ? login.familyID : nil
-        let (accessToken, lifetime) = try await accessToken(user, request, login, family: family)
+        let (accessToken, lifetime) = try await accessToken(user, request, login, family: family, api: api, access: access)
         return TokenResponse(
             accessToken: accessToken, expiresIn: lifetime, idToken: idToken, refreshToken: refresh,
             scope: request.scope.description)
@@ -88,9 +94,17 @@ public struct TokenIssuer: Sendable {
         return token
     }
 
-    private func checkAudience(_ audience: String?) throws {
-        guard let audience, !settings.audiences.contains(audience) else { return }
-        throw SesameError.accessDenied("Service not found: \(audience)")
+    /// What `user` may have of `api` now (``APIAccess``).
+    func access(to api: ResourceServer, for user: User, requested: Scope) async throws -> APIAccess {
+        try await APIAccess.decide(for: api, requested: requested) { [storage] in
+            try await storage.effectivePermissions(userID: user.userID, audience: api.identifier).map(\.permission.permissionName)
+        }
+    }
+
+    /// The API an `audience` names (``AccessControlRepository/api(named:settings:)``); nil for none.
+    func api(for audience: String?) async throws -> ResourceServer? {
+        guard let audience else { return nil }
+        return try await storage.api(named: audience, settings: settings)
     }
 
     private func idToken(_ user: User, _ request: TokenGrantRequest, _ login: IssuedLogin) async throws -> String {
@@ -106,14 +120,15 @@ public struct TokenIssuer: Sendable {
         return try await keys.signer().sign(claims)
     }
 
-    /// The access token and its lifetime: opaque (checked by Sesame on every use), or a JWT
-    /// for an API audience (checked offline by the API, so shorter-lived).
+    /// The access token and its lifetime: opaque (checked by Sesame on every use), or an
+    /// RFC 9068 JWT for an API (checked offline by the API, living as long as the API says).
     /// - Parameter family: the refresh-token family the token dies with, when there is one.
     private func accessToken(
-        _ user: User, _ request: TokenGrantRequest, _ login: IssuedLogin, family: String?
+        _ user: User, _ request: TokenGrantRequest, _ login: IssuedLogin, family: String?, api: ResourceServer?,
+        access: APIAccess?
     ) async throws -> (token: String, lifetime: Int) {
         let now = login.now.epochSeconds
-        guard let audience = request.audience else {
+        guard let api else {
             let lifetime = settings.accessTokenLifetime
             let token = try OpaqueAccessToken(
                 sub: user.userID, cid: request.application.clientID, scp: request.scope.description, iat: now,
@@ -122,11 +137,14 @@ public struct TokenIssuer: Sendable {
             ).encode(with: hasher)
             return (token, lifetime)
         }
-        let lifetime = min(settings.jwtAccessTokenLifetime, settings.accessTokenLifetime)
-        let claims = AccessTokenClaims(
-            iss: settings.issuer, sub: user.userID, aud: [audience, settings.issuer + "userinfo"],
-            azp: request.application.clientID, iat: now, exp: now + Int64(lifetime), scope: request.scope.description,
-            jti: random.token(9), authTime: login.authTime.epochSeconds, sid: family)
+        let lifetime = api.lifetime(for: request.application)
+        // Auth0 adds `/userinfo` to `aud` only when the login asked for `openid`.
+        let audience = request.scope.contains("openid") ? [api.identifier, settings.issuer + "userinfo"] : [api.identifier]
+        var claims = AccessTokenClaims(
+            iss: settings.issuer, sub: user.userID, aud: audience, azp: request.application.clientID, iat: now,
+            exp: now + Int64(lifetime), scope: request.scope.description, jti: random.token(9),
+            authTime: login.authTime.epochSeconds, sid: family)
+        claims.permissions = access?.permissions
         return (try await keys.signer().sign(claims, type: "at+jwt"), lifetime)
     }
 }

@@ -26,9 +26,12 @@ struct ClientsRoutes {
 
     /// Every application; with `include_totals=true` a page in Auth0's shape
     /// (`{start, limit, length, total, clients}`), `page` and `per_page` applying to both.
+    /// Secrets only for a token with `read:client_keys`, as Auth0 answers.
     @Sendable func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readClients)
-        return try ManagementPage(request).response(try await applications.list().map { ClientBody($0) }, key: "clients")
+        let admin = try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readClients)
+        let secrets = admin.allows(.readClientKeys)
+        return try ManagementPage(request).response(
+            try await applications.list().map { ClientBody($0, withSecret: secrets) }, key: "clients")
     }
 
     /// `POST /api/v2/clients/{id}/rotate-secret`: a new secret, shown in the answer; the old
@@ -39,9 +42,11 @@ struct ClientsRoutes {
         return try Responses.json(ClientBody(rotated, withSecret: true), noStore: true)
     }
 
+    /// One application; its secret only for a token with `read:client_keys`.
     @Sendable func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readClients)
-        return try Responses.json(ClientBody(try await applications.application(Self.clientID(context))), noStore: true)
+        let admin = try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readClients)
+        let application = try await applications.application(Self.clientID(context))
+        return try Responses.json(ClientBody(application, withSecret: admin.allows(.readClientKeys)), noStore: true)
     }
 
     @Sendable func create(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -56,14 +61,16 @@ struct ClientsRoutes {
     }
 
     @Sendable func update(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await adminTokens.authorize(bearerToken: request.bearerToken, for: .updateClients)
+        let admin = try await adminTokens.authorize(bearerToken: request.bearerToken, for: .updateClients)
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         try body.refuseUnknown(Self.fields)
         let changes = try ClientChanges(body)
         let before = try await applications.application(Self.clientID(context))
         let updated = try await applications.update(Self.clientID(context)) { try changes.apply(to: &$0) }
-        // An application that now authenticates with a secret got its first one: shown once, here.
-        return try Responses.json(ClientBody(updated, withSecret: before.clientSecret == nil), noStore: true)
+        // An application that now authenticates with a secret got its first one: shown here
+        // whatever the token; otherwise only to a token that may read secrets.
+        let secret = before.clientSecret == nil || admin.allows(.readClientKeys)
+        return try Responses.json(ClientBody(updated, withSecret: secret), noStore: true)
     }
 
     @Sendable func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {

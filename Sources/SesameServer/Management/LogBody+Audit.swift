@@ -39,7 +39,7 @@ extension LogBody {
         case .deliveryFailed, .smsRefused: "fn"
         case .userBlocked, .userUnblocked, .passkeyDeleted, .passkeyDisabled, .passkeyEnabled, .deviceCredentialDeleted,
             .webhookCreated, .webhookDeleted, .templateSet, .templateReset, .applicationCreated, .applicationUpdated,
-            .applicationDeleted, .signingKeyRotated, .signingKeyRetired, .userUpdated:
+            .applicationDeleted, .signingKeyRotated, .signingKeyRetired, .userUpdated, .accessControlChanged:
             "sapi"
         default: "w"
         }

@@ -15,6 +15,8 @@ import SesameParsers
 /// - `GET|POST /api/v2/clients`, `GET|PATCH|DELETE /api/v2/clients/{id}`
 /// - `GET /api/v2/logs`, `GET /api/v2/logs/{id}` (``LogsRoutes``), `/api/v2/client-grants`
 ///   (``ClientGrantsRoutes``), `GET /api/v2/connections` (``ConnectionsRoutes``)
+/// - `/api/v2/resource-servers` (``ResourceServersRoutes``), `/api/v2/roles` and the roles and
+///   permissions of users (``RolesRoutes``)
 ///
 /// `PATCH /api/v2/users/{id}` also takes the user's own access token with the scope
 /// `update:current_user_metadata`, for their own `user_metadata` only.
@@ -28,6 +30,8 @@ struct ManagementController {
     let connections: Registry
     let sessions: SessionAdministration
     let refreshTokens: RefreshTokenAdministration
+    let resourceServers: ResourceServerAdministration
+    let roles: RoleAdministration
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/api/v2/users", use: listUsers)
@@ -42,6 +46,8 @@ struct ManagementController {
         ConnectionsRoutes(adminTokens: adminTokens, connections: connections).register(on: router)
         SessionsRoutes(adminTokens: adminTokens, sessions: sessions).register(on: router)
         RefreshTokensRoutes(adminTokens: adminTokens, refreshTokens: refreshTokens).register(on: router)
+        ResourceServersRoutes(adminTokens: adminTokens, apis: resourceServers).register(on: router)
+        RolesRoutes(adminTokens: adminTokens, roles: roles, apis: resourceServers).register(on: router)
     }
 
     @Sendable func listUsers(_ request: Request, context: SesameRequestContext) async throws -> Response {

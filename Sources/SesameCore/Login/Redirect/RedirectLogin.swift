@@ -69,6 +69,9 @@ public struct RedirectLogin: Sendable {
             clientID: clientID, redirectURI: redirectURI, parameters: parameters)
         do {
             try checkParameters(parameters)
+            // An audience that names no API is refused before the page is shown, as Auth0
+            // answers: nobody signs in for a token that could never be issued.
+            _ = try await tokens.issuer.api(for: parameters.audience)
             let prompts = parameters.prompts
             if let (browser, user) = session, !prompts.contains("login"), fresh(browser, maxAge: parameters.maxAge) {
                 let code = try await tokens.issueAuthorizationCode(
@@ -84,7 +87,7 @@ public struct RedirectLogin: Sendable {
                 throw SesameError(.badRequest, "login_required", "Login required")
             }
             return .interact(application)
-        } catch let error as SesameError where error.kind == .badRequest {
+        } catch let error as SesameError where error.kind == .badRequest || error.code == .accessDenied {
             return .respond(errorResponse(error, redirectURI: redirectURI, mode: mode, state: parameters.state))
         }
     }
