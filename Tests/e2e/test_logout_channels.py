@@ -43,6 +43,16 @@ def at(sesame, path: str) -> str:
     return sesame.issuer.rstrip("/") + path
 
 
+PKCE = {"code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "code_challenge_method": "S256"}
+
+
+def authorize_url(sesame, app: dict, callback: str, **extra) -> str:
+    """The hosted page's ``/authorize`` for ``app`` answering at ``callback`` (state ``st``)."""
+    query = {"client_id": app["client_id"], "redirect_uri": callback, "response_type": "code", "scope": "openid",
+             "state": "st", **extra}
+    return at(sesame, "/authorize?" + urlencode(query))
+
+
 def hosted_code_login(page, sesame, email: str = "ana@example.com") -> None:
     """The hosted page's code login from wherever ``page`` is (its identifier form), declining
     the passkey offer when there is one."""
@@ -250,9 +260,7 @@ def test_logout_token_is_valid_as_the_spec_says(sesame, receiver, browser):
         "admin", "apps", "create", "--name", "Receiver", "--type", "regular", "--callback", receiver.origin + "/cb",
         "--logout-url", receiver.origin + "/bye", "--backchannel-logout-uri", receiver.origin + "/backchannel")
     page = browser.new_context().new_page()
-    query = {"client_id": app["client_id"], "redirect_uri": receiver.origin + "/cb", "response_type": "code",
-             "scope": "openid", "state": "st", "nonce": "n1"}
-    page.goto(at(sesame, "/authorize?" + urlencode(query)))
+    page.goto(authorize_url(sesame, app, receiver.origin + "/cb", nonce="n1"))
     hosted_code_login(page, sesame)
     answer = parse_qs(urlsplit(page.url).query)
     # RFC 9207: the answer names its issuer.
@@ -328,10 +336,7 @@ def test_frontchannel_logout_frames_the_application_then_continues(sesame, recei
         "admin", "apps", "create", "--name", "Frames", "--type", "spa", "--callback", receiver.origin + "/cb",
         "--logout-url", receiver.origin + "/bye", "--frontchannel-logout-uri", receiver.origin + "/frontchannel")
     page = browser.new_context().new_page()
-    query = {"client_id": app["client_id"], "redirect_uri": receiver.origin + "/cb", "response_type": "code",
-             "scope": "openid", "state": "st", "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-             "code_challenge_method": "S256"}
-    page.goto(at(sesame, "/authorize?" + urlencode(query)))
+    page.goto(authorize_url(sesame, app, receiver.origin + "/cb", **PKCE))
     hosted_code_login(page, sesame)
     assert page.url.startswith(receiver.origin + "/cb")
     log_out_through(page, sesame, app["client_id"], receiver.origin + "/bye")
@@ -347,10 +352,7 @@ def test_prompt_create_opens_the_sign_up_path(sesame, receiver, browser):
         "admin", "apps", "create", "--name", "Join", "--type", "spa", "--callback", receiver.origin + "/cb")
     page = browser.new_context().new_page()
     for extra in [{"prompt": "create"}, {"screen_hint": "signup"}]:
-        query = {"client_id": app["client_id"], "redirect_uri": receiver.origin + "/cb", "response_type": "code",
-                 "scope": "openid", "state": "st", "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-                 "code_challenge_method": "S256", **extra}
-        page.goto(at(sesame, "/authorize?" + urlencode(query)))
+        page.goto(authorize_url(sesame, app, receiver.origin + "/cb", **PKCE, **extra))
         assert page.inner_text("h1").startswith("Create your account"), extra
         assert not page.query_selector("#passkey-button")
     # A new person signs up; the answer names its issuer.
