@@ -361,3 +361,22 @@ def test_prompt_create_opens_the_sign_up_path(sesame, receiver, browser):
     assert page.url.startswith(receiver.origin + "/cb") and answer["code"] and answer["iss"] == [sesame.issuer]
     discovery = requests.get(sesame.url("/.well-known/openid-configuration"), timeout=10).json()
     assert "create" in discovery["prompt_values_supported"]
+
+
+def test_operator_revoking_a_session_with_the_cli_reaches_the_application(sesame, receiver, browser):
+    """The CLI writes the logout token into the durable outbox; the server's worker sends it."""
+    app = sesame.cli_json(
+        "admin", "apps", "create", "--name", "Ops", "--type", "spa", "--callback", receiver.origin + "/cb",
+        "--backchannel-logout-uri", receiver.origin + "/backchannel")
+    page = browser.new_context().new_page()
+    page.goto(authorize_url(sesame, app, receiver.origin + "/cb", **PKCE))
+    hosted_code_login(page, sesame)
+    assert page.url.startswith(receiver.origin + "/cb")
+    sesame.cli("admin", "sessions", "revoke", "--user", "ana@example.com")
+    deadline = time.monotonic() + 15
+    while not receiver.posts and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(receiver.posts) == 1, sesame.deliveries()
+    token = receiver.posts[0]["form"]["logout_token"][0]
+    keys = KeySet.import_key_set(requests.get(sesame.url("/.well-known/jwks.json"), timeout=10).json())
+    validate_logout_token(token, sesame, app["client_id"], keys)
