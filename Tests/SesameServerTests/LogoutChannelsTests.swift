@@ -4,6 +4,8 @@ import HummingbirdTesting
 import SesameCore
 import Testing
 
+@testable import SesameServer
+
 /// The logout page's front-channel frames, `prompt=create` on the hosted page, and the
 /// management API's logout URIs.
 @Suite("Logout channels and the sign-up path")
@@ -81,6 +83,53 @@ struct LogoutChannelsTests {
                 h, BrowserSessionTests.authorize(BrowserSessionTests.spaID, BrowserSessionTests.spa, ["prompt": "create"]))
             let answer = MagicLinkTests.query(location)
             #expect(answer["code"] != nil && answer["iss"] == "https://login.example.com/")
+        }
+    }
+
+    /// Attack: server-side request forgery through a back-channel logout URI. Whoever sets an
+    /// application's URI could aim the server's POST at a cloud metadata service or a private
+    /// admin port. Loopback is allowed (an application on the same machine); every other
+    /// private address stays refused unless `webhook_allowed_hosts` lists it.
+    @Test("SSRF: logout tokens reach loopback, never metadata services or private networks")
+    func logoutTokenSSRF() throws {
+        let policy = DeliveryFactory.logoutTokenPolicy(WebhookAddressPolicy())
+        for refused in ["169.254.169.254", "10.0.0.5", "192.168.1.1", "fd00::1"] {
+            #expect(!policy.permits(host: refused, address: try #require(IPAddress(refused))), "\(refused)")
+        }
+        for allowed in ["127.0.0.1", "::1", "93.184.216.34"] {
+            #expect(policy.permits(host: allowed, address: try #require(IPAddress(allowed))), "\(allowed)")
+        }
+        let listed = DeliveryFactory.logoutTokenPolicy(WebhookAddressPolicy.parse(["10.0.0.0/8"]).policy)
+        #expect(listed.permits(host: "10.0.0.5", address: try #require(IPAddress("10.0.0.5"))))
+    }
+
+    @Test("management API: Auth0's oidc_logout and OIDC's field set the one URI; bad ones are a 400")
+    func managementLogoutURIs() async throws {
+        try await Harness.run { h in
+            let admin = try await ManagementAPITests.token(h)
+            let created = try await h.post(
+                "/api/v2/clients",
+                [
+                    "name": "RP", "app_type": "regular_web",
+                    "oidc_logout": ["backchannel_logout_urls": ["https://rp.example.com/logout"]],
+                    "frontchannel_logout_uri": "https://rp.example.com/front",
+                ], headers: admin)
+            #expect(created.status == .created)
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(created.text.utf8)) as? [String: Any])
+            #expect(body["backchannel_logout_uri"] as? String == "https://rp.example.com/logout")
+            #expect(body["frontchannel_logout_uri"] as? String == "https://rp.example.com/front")
+            let id = try #require(body["client_id"] as? String)
+            for bad: [String: Any] in [
+                ["backchannel_logout_uri": "javascript:alert(1)"], ["frontchannel_logout_uri": "http://rp.example.com/x"],
+                ["oidc_logout": ["backchannel_logout_urls": ["https://a.example/1", "https://a.example/2"]]],
+                ["oidc_logout": ["unknown": true]],
+            ] {
+                let refused = try await h.patch("/api/v2/clients/\(id)", bad, headers: admin)
+                #expect(refused.status == .badRequest, "\(bad)")
+            }
+            let cleared = try await h.patch(
+                "/api/v2/clients/\(id)", ["oidc_logout": ["backchannel_logout_urls": [String]()]], headers: admin)
+            #expect(!cleared.text.contains("backchannel_logout_uri"))
         }
     }
 }
