@@ -77,9 +77,13 @@ public struct Sesame: Sendable {
     ) {
         self.hmacKeys = hmacKeys
         let hasher = SecretHasher(ring: hmacKeys)
+        let logoutTokens = LogoutTokenHandler(
+            applications: storage, keys: keys, issuer: settings.issuer, transport: delivery.logoutTokens, clock: clock)
         let outbox = Self.outbox(
             storage: storage, delivery: delivery, seal: PayloadSeal(keys: hmacKeys), settings: settings.delivery,
-            clock: clock, random: random, logger: logger)
+            clock: clock, random: random, logger: logger, logoutTokens: logoutTokens)
+        let wake: @Sendable () async -> Void = { await outbox.queued() }
+        let sessionApplications = SessionApplications(storage: storage, clock: clock, random: random, wake: wake)
         self.outbox = outbox
         self.deliveries = DeliveryAdministration(storage: storage, clock: clock)
         let machineTokens = MachineTokens(
@@ -93,7 +97,7 @@ public struct Sesame: Sendable {
         self.resourceServers = ResourceServerAdministration(
             storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience, logger: logger)
         self.roles = RoleAdministration(storage: storage, clock: clock, random: random, logger: logger)
-        self.users = UserAdministration(storage: storage, clock: clock, random: random, logger: logger)
+        self.users = UserAdministration(storage: storage, clock: clock, random: random, logger: logger, wake: wake)
         self.applications = ApplicationAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.auditTrail = AuditTrail(storage: storage)
         self.registry = Registry(storage: storage)
@@ -114,8 +118,11 @@ public struct Sesame: Sendable {
         self.tokens = tokens
         let passkeys = PasskeyLogin(context: context, passwordless: passwordless)
         self.passkeys = passkeys
-        self.redirectLogin = RedirectLogin(applications: storage, tokens: tokens, coordinator: coordinator, clock: clock)
-        let sessionAdministration = SessionAdministration(storage: storage, settings: settings, clock: clock, logger: logger)
+        self.redirectLogin = RedirectLogin(
+            applications: storage, tokens: tokens, coordinator: coordinator, clock: clock,
+            sessionApplications: sessionApplications)
+        let sessionAdministration = SessionAdministration(
+            storage: storage, settings: settings, clock: clock, random: random, logger: logger, wake: wake)
         self.sessionAdministration = sessionAdministration
         self.refreshTokens = RefreshTokenAdministration(storage: storage, clock: clock, logger: logger)
         self.sessions = BrowserSessions(context: context, administration: sessionAdministration)
@@ -162,13 +169,16 @@ public struct Sesame: Sendable {
 
     private static func outbox(
         storage: any SesameStorage, delivery: MessageDelivery, seal: PayloadSeal, settings: DeliveryWorkerSettings,
-        clock: any SesameClock, random: any RandomSource, logger: Logger
+        clock: any SesameClock, random: any RandomSource, logger: Logger, logoutTokens: LogoutTokenHandler
     ) -> Outbox {
         let messages = MessageHandler(delivery: delivery)
         let webhooks = WebhookHandler(storage: storage, seal: seal, transport: delivery.webhooks, clock: clock)
+        let handlers: [String: any DeliveryHandler] = [
+            "email": messages, "sms": messages, WebhookChannel.name: webhooks, LogoutNotice.channel: logoutTokens,
+        ]
         let worker = DeliveryWorker(
-            storage: storage, handlers: ["email": messages, "sms": messages, WebhookChannel.name: webhooks], seal: seal,
-            clock: clock, random: random, settings: settings, logger: logger)
+            storage: storage, handlers: handlers, seal: seal, clock: clock, random: random, settings: settings,
+            logger: logger)
         return Outbox(worker: worker)
     }
 }

@@ -115,6 +115,10 @@ extension RequestParameters {
         }
     }
 
+    /// Whether the body names `key` at all (`null` and `""` included): a field sent empty
+    /// clears a setting, one left out keeps it.
+    package func contains(_ key: String) -> Bool { values[key] != nil }
+
     /// A JSON object parameter; nil when absent or `null`.
     /// - Throws: 400 when the value is not an object.
     package func object(_ key: String) throws -> [String: JSONValue]? {

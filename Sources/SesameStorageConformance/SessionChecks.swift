@@ -49,5 +49,29 @@ enum SessionChecks {
             let swept = try await store.sweep(now: clock.now(), windowsBefore: clock.now(), outboxBefore: clock.now())
             try await expect(swept.removed["browser_sessions"] == 3, "the sweeper removes expired sessions")
         },
+        ConformanceCheck("browser sessions: the applications a session answered, once per sid, swept with it") {
+            store, clock in
+            let now = clock.now()
+            func use(_ session: String, _ client: String, sid: String) -> SessionApplication {
+                SessionApplication(
+                    sessionID: session, clientID: client, sid: sid, createdAt: now, expiresAt: now.addingTimeInterval(3600))
+            }
+            try await store.recordSessionApplication(use("s1", "app-b", sid: "s1"))
+            try await store.recordSessionApplication(use("s1", "app-a", sid: "s0"))
+            try await store.recordSessionApplication(use("s1", "app-b", sid: "s1"))
+            try await store.recordSessionApplication(use("s2", "app-c", sid: "s2"))
+            let uses = try await store.sessionApplications(sessionID: "s1")
+            try await expect(
+                uses == [use("s1", "app-a", sid: "s0"), use("s1", "app-b", sid: "s1")], "each application once, in order")
+            try await expect(try await store.sessionApplications(sessionID: "nope").isEmpty, "none for an unknown session")
+            var code = Fixture.authorizationCode(hash: 7, at: now)
+            code.sessionID = "s1"
+            try await store.createAuthorizationCode(code)
+            let consumed = try await store.consumeAuthorizationCode(hashes: [Array(repeating: 7, count: 32)], at: now)
+            try await expect(consumed?.sessionID == "s1", "a code keeps the session it came from")
+            clock.advance(by: 3601)
+            let swept = try await store.sweep(now: clock.now(), windowsBefore: clock.now(), outboxBefore: clock.now())
+            try await expect(swept.removed["session_applications"] == 3, "the sweeper removes them with their sessions")
+        },
     ]
 }

@@ -17,6 +17,8 @@ private struct ApplicationOptions: Codable {
     var logoURL: String?
     var brandColor: BrandColor?
     var authMethod: TokenEndpointAuthMethod?
+    var backchannelLogoutURI: String?
+    var frontchannelLogoutURI: String?
 }
 
 extension SQLStorage: ApplicationRepository {
@@ -92,7 +94,9 @@ extension SQLStorage: ApplicationRepository {
                 androidFingerprints: application.androidFingerprints,
                 deviceKeyNonceRequired: application.deviceKeyNonceRequired ? true : nil,
                 logoutURLs: application.logoutURLs.isEmpty ? nil : application.logoutURLs, logoURL: application.logoURL,
-                brandColor: application.brandColor, authMethod: application.authMethod))
+                brandColor: application.brandColor, authMethod: application.authMethod,
+                backchannelLogoutURI: application.backchannelLogoutURI,
+                frontchannelLogoutURI: application.frontchannelLogoutURI))
     }
 
     private func application(from row: any SQLRow) throws -> Application {
@@ -113,6 +117,8 @@ extension SQLStorage: ApplicationRepository {
         application.logoURL = options.logoURL
         application.brandColor = options.brandColor
         application.authMethod = options.authMethod
+        application.backchannelLogoutURI = options.backchannelLogoutURI
+        application.frontchannelLogoutURI = options.frontchannelLogoutURI
         return application
     }
 }

@@ -98,3 +98,29 @@ extension SQLStorage: BrowserSessionRepository {
             userAgent: try row.optionalString("user_agent"), revokedAt: try row.optionalDate("revoked_at"))
     }
 }
+
+extension SQLStorage {
+    public func recordSessionApplication(_ use: SessionApplication) async throws {
+        try await executor.write { db in
+            try await db.raw(
+                """
+                INSERT INTO session_applications (session_id, client_id, sid, created_at, expires_at)
+                VALUES (\(bind: use.sessionID), \(bind: use.clientID), \(bind: use.sid), \(bind: use.createdAt.sqlValue),
+                \(bind: use.expiresAt.sqlValue)) ON CONFLICT DO NOTHING
+                """
+            ).run()
+        }
+    }
+
+    public func sessionApplications(sessionID: String) async throws -> [SessionApplication] {
+        try await executor.read { db in
+            try await db.raw(
+                "SELECT * FROM session_applications WHERE session_id = \(bind: sessionID) ORDER BY created_at, client_id, sid"
+            ).all().map { row in
+                SessionApplication(
+                    sessionID: try row.string("session_id"), clientID: try row.string("client_id"),
+                    sid: try row.string("sid"), createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
+            }
+        }
+    }
+}

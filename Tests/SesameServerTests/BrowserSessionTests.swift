@@ -431,7 +431,7 @@ struct BrowserSessionTests {
             let text = try await h.get("/.well-known/openid-configuration").text
             let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             #expect(document["response_modes_supported"] as? [String] == ["query", "fragment", "form_post", "web_message"])
-            #expect(document["prompt_values_supported"] as? [String] == ["consent", "login", "none", "select_account"])
+            #expect(document["prompt_values_supported"] as? [String] == ["consent", "create", "login", "none", "select_account"])
             #expect(document["end_session_endpoint"] as? String == "https://login.example.com/oidc/logout")
         }
     }

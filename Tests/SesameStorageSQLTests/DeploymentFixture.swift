@@ -81,6 +81,9 @@ struct DeploymentFixture {
         try await store.createChallenge(challenge)
         try await store.createPasskeySession(session)
         try await store.createBrowserSession(browser)
+        try await store.recordSessionApplication(
+            SessionApplication(
+                sessionID: browser.id, clientID: "client-1", sid: browser.id, createdAt: now, expiresAt: browser.expiresAt))
         try await store.createLinkRequest(linkRequest)
         try await store.createDeviceNonce(
             hash: [8, 0], clientID: "client-1", createdAt: now, expiresAt: now.addingTimeInterval(60))

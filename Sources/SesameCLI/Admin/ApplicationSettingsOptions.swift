@@ -27,6 +27,14 @@ struct ApplicationSettingsOptions: ParsableArguments {
     var logoURL: String?
     @Option(name: .customLong("brand-color"), help: "The login page's button colour, #rrggbb (\"\" removes it).")
     var brandColor: String?
+    @Option(
+        name: .customLong("backchannel-logout-uri"),
+        help: "Where logout tokens are POSTed when a session of the app ends (\"\" removes it).")
+    var backchannelLogoutURI: String?
+    @Option(
+        name: .customLong("frontchannel-logout-uri"),
+        help: "The page the logout page frames when a session of the app ends (\"\" removes it).")
+    var frontchannelLogoutURI: String?
 
     func validate() throws {
         try Self.validateURLs(callbacks + origins + logoutURLs)
@@ -40,6 +48,9 @@ struct ApplicationSettingsOptions: ParsableArguments {
         }
         if let logoURL, !logoURL.isEmpty, URLComponents(string: logoURL).map({ $0.scheme == "https" && $0.host != nil }) != true {
             throw ValidationError("--logo-url must be an https URL")
+        }
+        for uri in [backchannelLogoutURI, frontchannelLogoutURI].compactMap({ $0 }) where !uri.isEmpty {
+            if let problem = CallbackURL.problem(uri, type: .regular) { throw ValidationError(problem) }
         }
         if let brandColor, !brandColor.isEmpty, BrandColor(hex: brandColor) == nil {
             throw ValidationError("--brand-color must be a colour like #2453d3")
@@ -75,6 +86,8 @@ struct ApplicationSettingsOptions: ParsableArguments {
         }
         if let deviceKeyNonceRequired { app.deviceKeyNonceRequired = deviceKeyNonceRequired }
         if let logoURL { app.logoURL = logoURL.isEmpty ? nil : logoURL }
+        if let uri = backchannelLogoutURI { app.backchannelLogoutURI = uri.isEmpty ? nil : uri }
+        if let uri = frontchannelLogoutURI { app.frontchannelLogoutURI = uri.isEmpty ? nil : uri }
         if let brandColor {
             app.brandColor = BrandColor(hex: brandColor)
             // The colour is kept either way: the page falls back to its own accent where it fails.

@@ -111,6 +111,8 @@ func printApplication(_ app: Application, json: Bool) throws {
     print("device-key nonce: \(app.deviceKeyNonceRequired ? "required" : "not required")")
     if let logo = app.logoURL { print("logo:             \(logo)") }
     if let color = app.brandColor { print("brand colour:     \(color)") }
+    if let uri = app.backchannelLogoutURI { print("back-channel logout:  \(uri)") }
+    if let uri = app.frontchannelLogoutURI { print("front-channel logout: \(uri)") }
 }
 
 extension ApplicationBody {

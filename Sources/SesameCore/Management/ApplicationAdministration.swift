@@ -97,6 +97,16 @@ public struct ApplicationAdministration: Sendable, OperatorService {
         if let problem = application.logoutURLs.lazy.compactMap({ CallbackURL.problem($0, type: application.type) }).first {
             throw SesameError.invalidRequest("Logout URL: " + problem)
         }
+        // Logout URIs are called by the server or framed by the logout page: https, or http on
+        // loopback, never a custom scheme and never a fragment (both specs forbid one).
+        for (name, uri) in [
+            ("backchannel_logout_uri", application.backchannelLogoutURI),
+            ("frontchannel_logout_uri", application.frontchannelLogoutURI),
+        ] {
+            if let uri, let problem = CallbackURL.problem(uri, type: .regular) {
+                throw SesameError.invalidRequest("\(name): " + problem)
+            }
+        }
         for url in application.allowedOrigins {
             guard let components = URLComponents(string: url), let scheme = components.scheme, !scheme.isEmpty,
                 components.host != nil || !["http", "https"].contains(scheme)

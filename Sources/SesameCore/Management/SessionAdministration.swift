@@ -8,16 +8,21 @@ public struct SessionAdministration: Sendable {
     let clock: any SesameClock
     let audit: AuditLog
     let idleLifetime: TimeInterval
+    /// Who hears of a session's end.
+    let applications: SessionApplications
 
-    /// Creates the service; `settings` gives the idle lifetime a live session is within.
+    /// Creates the service; `settings` gives the idle lifetime a live session is within;
+    /// `wake` wakes the delivery worker after logout tokens are queued.
     public init(
         storage: any SesameStorage, settings: LoginSettings, clock: any SesameClock = SystemClock(),
-        logger: Logger = Logger(label: "sesame")
+        random: any RandomSource = SystemRandomSource(), logger: Logger = Logger(label: "sesame"),
+        wake: (@Sendable () async -> Void)? = nil
     ) {
         self.storage = storage
         self.clock = clock
         audit = AuditLog(storage: storage, clock: clock, logger: logger)
         idleLifetime = TimeInterval(settings.sessionIdleLifetime)
+        applications = SessionApplications(storage: storage, clock: clock, random: random, wake: wake)
     }
 
     /// The user's live sessions, newest first.
@@ -56,12 +61,13 @@ public struct SessionAdministration: Sendable {
             throw SesameError(.notFound, .notFound, "No such session.")
         }
         await audit.record(.sessionEnded, user: userID, detail: "session \(id) ended")
+        if let session = try await storage.browserSession(id: id) { try await applications.sessionsEnded([session]) }
     }
 
     /// Ends every session of the user; returns how many.
     @discardableResult
     public func revokeAll(userID: String) async throws -> Int {
-        let count = try await storage.revokeBrowserSessions(userID: userID, at: clock.now())
+        let count = try await applications.endSessions(userID: userID)
         await audit.record(.sessionEnded, user: userID, detail: "\(count) session(s) ended")
         return count
     }

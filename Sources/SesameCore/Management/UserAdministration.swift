@@ -6,13 +6,17 @@ public import Logging
 /// Each change is one storage transaction, stamped by the injected clock and audited.
 public struct UserAdministration: Sendable, OperatorService {
     let context: OperatorContext
+    /// Ends the user's browser sessions, telling the applications they answered.
+    let sessions: SessionApplications
 
-    /// Creates the service over `storage`.
+    /// Creates the service over `storage`; `wake` wakes the delivery worker after logout
+    /// tokens are queued.
     public init(
         storage: any SesameStorage, clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
-        logger: Logger = Logger(label: "sesame")
+        logger: Logger = Logger(label: "sesame"), wake: (@Sendable () async -> Void)? = nil
     ) {
         context = OperatorContext(storage: storage, clock: clock, random: random, logger: logger)
+        sessions = SessionApplications(storage: storage, clock: clock, random: random, wake: wake)
     }
 
     /// The user with this Auth0 `user_id` (`email|5f…`).
@@ -65,14 +69,14 @@ public struct UserAdministration: Sendable, OperatorService {
     public func delete(_ userID: String) async throws {
         let user = try await user(userID)
         try await storage.deleteUser(id: user.id, at: clock.now())
-        try await storage.revokeBrowserSessions(userID: user.userID, at: clock.now())
+        try await sessions.endSessions(userID: user.userID)
         await audit.record(.userDeleted, user: user.userID, detail: "by an operator")
     }
 
     private func setBlocked(_ blocked: Bool, _ userID: String, event: AuditEventType) async throws -> User {
         let user = try await user(userID)
         let updated = try await storage.setUserBlocked(id: user.id, blocked, at: clock.now())
-        if blocked { try await storage.revokeBrowserSessions(userID: user.userID, at: clock.now()) }
+        if blocked { try await sessions.endSessions(userID: user.userID) }
         await audit.record(event, user: user.userID, detail: "by an operator")
         return updated
     }

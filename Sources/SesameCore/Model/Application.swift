@@ -61,6 +61,12 @@ public struct Application: Sendable, Codable, Equatable {
     /// How the application must authenticate, when an operator set it; nil: as its type
     /// decides (a secret, in the body or a Basic header, for regular and machine clients).
     public var authMethod: TokenEndpointAuthMethod?
+    /// Where Sesame POSTs a logout token when a browser session the application used ends
+    /// (OpenID Connect Back-Channel Logout 1.0); only an operator sets it.
+    public var backchannelLogoutURI: String?
+    /// The page the logout page loads in a hidden frame when a session the application used
+    /// ends (OpenID Connect Front-Channel Logout 1.0), with `iss` and `sid`.
+    public var frontchannelLogoutURI: String?
 
     /// Creates an application record.
     public init(

@@ -23,6 +23,9 @@ public struct AuthorizationCode: Sendable, Codable, Equatable {
     /// The login (refresh-token family) the code's exchange started, recorded as the code is
     /// consumed, so a second presentation of the code can end that login (RFC 6749 §4.1.2).
     public var familyID: String?
+    /// The browser session the code was issued from, which the id_token names as `sid` so a
+    /// back- or front-channel logout can name the session the application knows.
+    public var sessionID: String?
 
     /// Creates an authorization code record.
     public init(

@@ -20,4 +20,29 @@ public protocol BrowserSessionRepository: Sendable {
     /// Revokes every session of the user; returns how many.
     @discardableResult
     func revokeBrowserSessions(userID: String, at: Date) async throws -> Int
+    /// Records that `use.clientID` was answered from `use.sessionID` (once per sid; kept
+    /// until `use.expiresAt`).
+    func recordSessionApplication(_ use: SessionApplication) async throws
+    /// The applications answered from the session, oldest first.
+    func sessionApplications(sessionID: String) async throws -> [SessionApplication]
+}
+
+/// An application answered from a browser session: who a logout of the session must reach.
+public struct SessionApplication: Sendable, Equatable {
+    public var sessionID: String
+    public var clientID: String
+    /// The `sid` the application's id_token carried: the session's id, or that of the
+    /// session it replaced when the same person signed in again.
+    public var sid: String
+    public var createdAt: Date
+    public var expiresAt: Date
+
+    /// Creates a record.
+    public init(sessionID: String, clientID: String, sid: String, createdAt: Date, expiresAt: Date) {
+        self.sessionID = sessionID
+        self.clientID = clientID
+        self.sid = sid
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
 }

@@ -111,7 +111,8 @@ public struct TokenIssuer: Sendable {
         let now = login.now.epochSeconds
         var claims = IDTokenClaims(
             iss: settings.issuer, aud: request.application.clientID, iat: now, exp: now + Int64(settings.idTokenLifetime),
-            authTime: login.authTime.epochSeconds, nonce: request.nonce, profile: UserInfo(user: user, scope: request.scope))
+            authTime: login.authTime.epochSeconds, nonce: request.nonce, profile: UserInfo(user: user, scope: request.scope),
+            sid: request.sessionID)
         // Operators' facts about the user (a plan, roles) for apps, under a namespaced claim
         // so they can never collide with a standard one.
         if let name = settings.appMetadataClaim, let metadata = user.appMetadata, !metadata.isEmpty {

@@ -23,6 +23,8 @@ public struct TokenGrantRequest: Sendable, Equatable {
     public var scope: Scope
     public var audience: String?
     public var nonce: String?
+    /// The browser session the login came from: the id_token's `sid`.
+    public var sessionID: String?
 
     /// Creates a grant request.
     public init(application: Application, scope: Scope, audience: String? = nil, nonce: String? = nil) {

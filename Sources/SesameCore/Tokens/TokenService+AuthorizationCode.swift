@@ -5,19 +5,24 @@ import SesameAPI
 extension TokenService {
     /// Stores a single-use authorization code for a completed browser login.
     /// - Returns: the code to put in the redirect.
-    /// - Parameter authTime: when the person proved who they are, if not now (a browser session).
+    /// - Parameters:
+    ///   - authTime: when the person proved who they are, if not now (a browser session).
+    ///   - sessionID: the browser session the code is issued from (the id_token's `sid`).
     public func issueAuthorizationCode(
-        user: User, application: Application, redirectURI: String, parameters: AuthorizeParameters, authTime: Date? = nil
+        user: User, application: Application, redirectURI: String, parameters: AuthorizeParameters, authTime: Date? = nil,
+        sessionID: String? = nil
     ) async throws -> String {
         let now = clock.now()
         let code = issuer.random.token(32)
-        try await storage.createAuthorizationCode(
+        var record =
             AuthorizationCode(
                 codeHash: hasher.hash(code, purpose: .authorizationCode), clientID: application.clientID,
                 userID: user.userID, redirectURI: redirectURI, scope: Scope(parameters.scope).description,
                 nonce: parameters.nonce, audience: parameters.audience, codeChallenge: parameters.codeChallenge,
                 createdAt: now, expiresAt: now.addingTimeInterval(Double(issuer.settings.authorizationCodeLifetime)),
-                authTime: authTime ?? now, identifierVerified: user.identifierVerified))
+                authTime: authTime ?? now, identifierVerified: user.identifierVerified)
+        record.sessionID = sessionID
+        try await storage.createAuthorizationCode(record)
         return code
     }
 
@@ -62,8 +67,9 @@ extension TokenService {
         if grant.identifierVerified == false, user.identifierVerified {
             throw SesameError.invalidGrant("Invalid authorization code", logDetail: "code issued before the address was proven")
         }
-        let request = TokenGrantRequest(
+        var request = TokenGrantRequest(
             application: application, scope: Scope(grant.scope), audience: grant.audience, nonce: grant.nonce)
+        request.sessionID = grant.sessionID
         // Whether the login earns a refresh token is decided by the account as it was when the
         // code was issued: a code of an unproven account stays one, whatever happened since.
         return try await issuer.issue(

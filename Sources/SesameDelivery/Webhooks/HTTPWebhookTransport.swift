@@ -45,7 +45,10 @@ public struct HTTPWebhookTransport: WebhookTransport {
         let address = try await checkedAddress(host)
         var request = HTTPClientRequest(url: url)
         request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
+        // JSON unless the caller says otherwise (logout tokens are a form).
+        if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            request.headers.add(name: "Content-Type", value: "application/json")
+        }
         request.headers.add(name: "User-Agent", value: "Sesame-Webhooks/1")
         for header in headers { request.headers.add(name: header.name, value: header.value) }
         request.body = .bytes(ByteBuffer(bytes: body))

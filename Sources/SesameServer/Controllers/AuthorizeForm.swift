@@ -52,10 +52,10 @@ struct AuthorizeForm {
     }
 
     /// Continues to the application from the session just begun: the same request, but one
-    /// that does not ask for a login again.
+    /// that does not ask for a login or a sign-up again (the account exists now).
     var continueURL: String {
-        let prompts = parameters.prompts.subtracting(["login"]).sorted().joined(separator: " ")
-        return authorizeURL(["prompt": prompts.isEmpty ? nil : prompts])
+        let prompts = parameters.prompts.subtracting(["login", "create"]).sorted().joined(separator: " ")
+        return authorizeURL(["prompt": prompts.isEmpty ? nil : prompts, "screen_hint": nil])
     }
 
     /// How the page reaches the person.

@@ -51,10 +51,17 @@ struct DiscoveryDocument: Encodable {
     let codeChallengeMethodsSupported = ["S256"]
     let claimsSupported = [
         "aud", "auth_time", "email", "email_verified", "exp", "iat", "iss", "name", "nickname", "nonce",
-        "phone_number", "phone_number_verified", "picture", "sub", "updated_at",
+        "phone_number", "phone_number_verified", "picture", "sid", "sub", "updated_at",
     ]
     let requestParameterSupported = false
     let requestURIParameterSupported = false
+    /// RFC 9207: every authorization answer carries `iss`.
+    let authorizationResponseIssParameterSupported = true
+    /// OpenID Connect Back-Channel and Front-Channel Logout 1.0, both with `sid`.
+    let backchannelLogoutSupported = true
+    let backchannelLogoutSessionSupported = true
+    let frontchannelLogoutSupported = true
+    let frontchannelLogoutSessionSupported = true
 
     init(issuer: String) {
         self.issuer = issuer
@@ -78,6 +85,11 @@ struct DiscoveryDocument: Encodable {
         case codeChallengeMethodsSupported = "code_challenge_methods_supported", claimsSupported = "claims_supported"
         case requestParameterSupported = "request_parameter_supported"
         case requestURIParameterSupported = "request_uri_parameter_supported"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case backchannelLogoutSupported = "backchannel_logout_supported"
+        case backchannelLogoutSessionSupported = "backchannel_logout_session_supported"
+        case frontchannelLogoutSupported = "frontchannel_logout_supported"
+        case frontchannelLogoutSessionSupported = "frontchannel_logout_session_supported"
     }
 }
 

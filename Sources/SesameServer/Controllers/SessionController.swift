@@ -72,14 +72,15 @@ struct SessionController {
     private func end(_ logoutRequest: Logout.Request, _ request: Request, uiLocales: String?) async throws -> Response {
         var response: Response
         let view = pages.view(request, application: nil, uiLocales: uiLocales)
-        do {
-            if let location = try await logout.logout(logoutRequest) {
-                response = Responses.redirect(location)
-            } else {
-                response = view.message(view.text("signed_out_heading"), view.text("signed_out"))
-            }
-        } catch let error as SesameError where error.kind == .badRequest {
-            response = view.message(view.text("error_heading"), error.message, isError: true, status: .badRequest)
+        let ended = try await logout.end(logoutRequest)
+        if !ended.frontchannelURLs.isEmpty {
+            response = view.frontchannelLogout(ended.frontchannelURLs, continueTo: ended.location, refusal: ended.refusal)
+        } else if let refusal = ended.refusal {
+            response = view.message(view.text("error_heading"), refusal.message, isError: true, status: .badRequest)
+        } else if let location = ended.location {
+            response = Responses.redirect(location)
+        } else {
+            response = view.message(view.text("signed_out_heading"), view.text("signed_out"))
         }
         response.setCookie(cookie.clearing)
         return response

@@ -24,7 +24,19 @@ struct DeliveryFactory {
             sms: smsSender(configuration.sms) ?? console,
             composer: TemplateMessageComposer(
                 templates: try MessageTemplates(storage: storage, defaultLanguages: configuration.messageLanguages)),
-            webhooks: HTTPWebhookTransport(policy: configuration.webhookAddressPolicy))
+            webhooks: HTTPWebhookTransport(policy: configuration.webhookAddressPolicy),
+            logoutTokens: HTTPWebhookTransport(policy: Self.logoutTokenPolicy(configuration.webhookAddressPolicy)))
+    }
+
+    /// Where logout tokens may go: where webhooks may, and loopback, where an application on
+    /// the same machine (or a developer's) listens. Only an operator registers the URI, the
+    /// body is a fixed form with a signed token, redirects are not followed and the answer is
+    /// never shown to anyone, so loopback gives a caller nothing to read; other private
+    /// addresses still need `webhook_allowed_hosts`.
+    static func logoutTokenPolicy(_ webhooks: WebhookAddressPolicy) -> WebhookAddressPolicy {
+        var policy = webhooks
+        policy.allowedRanges += ["127.0.0.0/8", "::1/128"].compactMap { IPRange($0) }
+        return policy
     }
 
     private func emailSender(_ settings: EmailDeliverySettings) throws -> (any MessageSender)? {

@@ -21,7 +21,7 @@ struct ClientsRoutes {
     /// The fields a body may carry; `app_type` only on create.
     static let fields: Set<String> = [
         "name", "callbacks", "allowed_logout_urls", "allowed_origins", "web_origins", "logo_uri", "grant_types",
-        "token_endpoint_auth_method",
+        "token_endpoint_auth_method", "backchannel_logout_uri", "frontchannel_logout_uri", "oidc_logout",
     ]
 
     /// Every application; with `include_totals=true` a page in Auth0's shape
@@ -104,6 +104,9 @@ struct ClientChanges: Sendable {
     var logoURI: String?
     var grantTypes: [String]?
     var authMethod: TokenEndpointAuthMethod?
+    /// A new back-channel logout URI: `.some(nil)` clears it.
+    var backchannelLogoutURI: String??
+    var frontchannelLogoutURI: String??
 
     init(_ body: RequestParameters) throws {
         name = try body.string("name")
@@ -122,6 +125,24 @@ struct ClientChanges: Sendable {
             }
             authMethod = known
         }
+        try readLogoutURIs(body)
+    }
+
+    /// `backchannel_logout_uri` (OIDC's name) or Auth0's `oidc_logout.backchannel_logout_urls`
+    /// (one URL; an empty list clears it), and `frontchannel_logout_uri`; `""` clears either.
+    private mutating func readLogoutURIs(_ body: RequestParameters) throws {
+        if body.contains("backchannel_logout_uri") { backchannelLogoutURI = .some(try body.string("backchannel_logout_uri")) }
+        if body.contains("frontchannel_logout_uri") {
+            frontchannelLogoutURI = .some(try body.string("frontchannel_logout_uri"))
+        }
+        guard let oidcLogout = try body.object("oidc_logout") else { return }
+        let logout = RequestParameters(oidcLogout)
+        try logout.refuseUnknown(["backchannel_logout_urls", "backchannel_logout_initiators"])
+        guard let urls = try logout.strings("backchannel_logout_urls") else { return }
+        guard urls.count <= 1 else {
+            throw SesameError.invalidRequest("oidc_logout.backchannel_logout_urls: Sesame keeps one URL per application.")
+        }
+        backchannelLogoutURI = .some(urls.first)
     }
 
     func apply(to application: inout SesameCore.Application) throws {
@@ -132,6 +153,8 @@ struct ClientChanges: Sendable {
         application.logoURL = logoURI ?? application.logoURL
         application.grantTypes = grantTypes ?? application.grantTypes
         application.authMethod = authMethod ?? application.authMethod
+        if let backchannelLogoutURI { application.backchannelLogoutURI = backchannelLogoutURI }
+        if let frontchannelLogoutURI { application.frontchannelLogoutURI = frontchannelLogoutURI }
     }
 }
 
@@ -151,5 +174,8 @@ extension ClientBody {
             logoURI: application.logoURL, grantTypes: application.grantTypes,
             tokenEndpointAuthMethod: application.effectiveAuthMethod.rawValue,
             clientSecret: withSecret ? application.clientSecret : nil)
+        backchannelLogoutURI = application.backchannelLogoutURI
+        frontchannelLogoutURI = application.frontchannelLogoutURI
+        oidcLogout = application.backchannelLogoutURI.map { OIDCLogoutBody(backchannelLogoutURLs: [$0]) }
     }
 }

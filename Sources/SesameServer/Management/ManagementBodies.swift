@@ -93,13 +93,18 @@ struct ClientBody: Codable, Sendable, Equatable {
     var tokenEndpointAuthMethod: String
     /// Only in the answer that created the application.
     var clientSecret: String?
+    /// OpenID Connect Back-Channel Logout's name for the URI, and Auth0's (`oidc_logout`).
+    var backchannelLogoutURI: String?
+    var frontchannelLogoutURI: String?
+    var oidcLogout: OIDCLogoutBody?
 
     enum CodingKeys: String, CodingKey {
         case name, callbacks
         case clientID = "client_id", appType = "app_type", allowedLogoutURLs = "allowed_logout_urls"
         case allowedOrigins = "allowed_origins", webOrigins = "web_origins", logoURI = "logo_uri"
         case grantTypes = "grant_types", tokenEndpointAuthMethod = "token_endpoint_auth_method"
-        case clientSecret = "client_secret"
+        case clientSecret = "client_secret", backchannelLogoutURI = "backchannel_logout_uri"
+        case frontchannelLogoutURI = "frontchannel_logout_uri", oidcLogout = "oidc_logout"
     }
 
     /// Creates a body.
@@ -119,6 +124,15 @@ struct ClientBody: Codable, Sendable, Equatable {
         self.grantTypes = grantTypes
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
         self.clientSecret = clientSecret
+    }
+}
+
+/// Auth0's `oidc_logout` of a client: where back-channel logout tokens go.
+struct OIDCLogoutBody: Codable, Sendable, Equatable {
+    var backchannelLogoutURLs: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case backchannelLogoutURLs = "backchannel_logout_urls"
     }
 }
 

@@ -12,8 +12,9 @@ extension BrowserLoginPages {
         var values: [String: Any] = [
             "sms": channel == .sms, "links": channel == .email, "passkeys": step.offersPasskeys,
             "national": pages.defaultCountry != nil,
-            "passkeyFirst": step.offersPasskeys && form.parameters.connection == "passkey",
+            "passkeyFirst": step.offersPasskeys && form.parameters.connection == "passkey", "signup": step.signsUp,
         ]
+        if step.signsUp { values["title"] = view.text("signup_heading") }
         values["username"] = form.values["username"] ?? form.parameters.loginHint
         if step.offersOtherChannel {
             values["switchURL"] = form.authorizeURL(["connection": channel == .sms ? "email" : "sms"])

@@ -48,7 +48,7 @@ struct PageView {
     /// token); `error` is announced and focused; `scripts` allows the page's own scripts.
     func render(
         _ template: String, values: [String: Any] = [:], fields: [(String, String)] = [], error: String? = nil,
-        status: HTTPResponse.Status = .ok, scripts: Bool = false
+        status: HTTPResponse.Status = .ok, scripts: Bool = false, frameSources: [String] = []
     ) -> Response {
         var values = values
         values["app"] = values["app"] ?? application?.name
@@ -60,7 +60,8 @@ struct PageView {
         if let logo = application?.logoURL, logo.hasPrefix("https://") { values["logo"] = logo }
         values["brandStyle"] = style
         let html = renderer.render(template, language: language, values: values)
-        var response = Responses.page(html, status: status, inlineStyle: style, scripts: scripts)
+        var response = Responses.page(
+            html, status: status, inlineStyle: style, scripts: scripts, frameSources: frameSources)
         if let cookie { response.setCookie(cookie) }
         return response
     }
@@ -90,14 +91,19 @@ struct PageView {
 extension Responses {
     /// A hosted page: no framing, caching or referrer; scripts and styles only from this
     /// server, plus the page's one inline style by its hash; images over https (logos).
-    static func page(_ html: String, status: HTTPResponse.Status, inlineStyle: String?, scripts: Bool) -> Response {
+    /// `frameSources`: the origins the page may frame (the front-channel logout pages), none
+    /// otherwise.
+    static func page(
+        _ html: String, status: HTTPResponse.Status, inlineStyle: String?, scripts: Bool, frameSources: [String] = []
+    ) -> Response {
         var styles = "'self'"
         if let inlineStyle {
             styles += " 'sha256-\(Data(SHA256.hash(data: Data(inlineStyle.utf8))).base64EncodedString())'"
         }
         let script = scripts ? "script-src 'self'; connect-src 'self'; " : ""
+        let frames = frameSources.isEmpty ? "" : "frame-src \(frameSources.joined(separator: " ")); "
         let policy =
-            "default-src 'none'; \(script)style-src \(styles); img-src 'self' https: data:; base-uri 'none'; "
+            "default-src 'none'; \(script)\(frames)style-src \(styles); img-src 'self' https: data:; base-uri 'none'; "
             + "frame-ancestors 'none'"
         let headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",

@@ -96,13 +96,24 @@ struct BrowserWorld {
 
     /// Exchanges an answer's code and returns the id token's `auth_time`.
     func authTime(of answer: AuthorizationResponse) async throws -> Int? {
+        try await idTokenClaims(of: answer)["auth_time"] as? Int
+    }
+
+    /// Exchanges an answer's code (of `application`, the world's by default) and returns the
+    /// id token's claims.
+    func idTokenClaims(of answer: AuthorizationResponse, application: Application? = nil) async throws -> [String: Any] {
         let tokens = try await world.sesame.tokens.exchange(
             code: Self.code(of: answer), redirectURI: CoreWorld.callback, codeVerifier: PasswordlessLoginTests.verifier,
-            application: world.application)
-        guard let payload = tokens.idToken?.split(separator: ".").dropFirst().first else { return nil }
-        var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            application: application ?? world.application)
+        return Self.part(1, of: tokens.idToken ?? "")
+    }
+
+    /// The JSON of a JWT's header (0) or claims (1); empty when it is not one.
+    static func part(_ index: Int, of jwt: String) -> [String: Any] {
+        let parts = jwt.split(separator: ".")
+        guard parts.count == 3 else { return [:] }
+        var base64 = parts[index].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        let claims = Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        return claims?["auth_time"] as? Int
+        return Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
     }
 }

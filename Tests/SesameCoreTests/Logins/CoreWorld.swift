@@ -3,6 +3,7 @@ import Logging
 import SesameCore
 import SesameStorageConformance
 import SesameStorageSQL
+import Synchronization
 
 /// The domain with nothing in front of it: `Sesame` over in-memory SQLite, a test clock,
 /// seeded randomness and a capturing sender. Core services are called directly; the HTTP
@@ -12,6 +13,8 @@ struct CoreWorld {
     let clock: TestClock
     let sender: CapturingSender
     let application: Application
+    /// The logout tokens posted to applications.
+    let logoutTokens: CapturingTransport
 
     static let issuer = "https://login.example.com/"
     static let callback = "https://app.example.com/cb"
@@ -28,15 +31,20 @@ struct CoreWorld {
         do {
             let clock = TestClock()
             let sender = CapturingSender()
+            let logoutTokens = CapturingTransport()
             var logger = Logger(label: "core-test")
             logger.logLevel = .critical
             let sesame = try await Sesame.bootstrap(
-                storage: storage, settings: settings, delivery: MessageDelivery(email: sender, sms: sender), clock: clock,
+                storage: storage, settings: settings,
+                delivery: MessageDelivery(email: sender, sms: sender, logoutTokens: logoutTokens),
+                clock: clock,
                 random: SeededRandomSource(seed: seed), logger: logger)
             let application = try await storage.updateApplication(clientID: try await storage.listApplications()[0].clientID) {
                 $0.callbacks = [callback]
             }
-            try await body(CoreWorld(sesame: sesame, clock: clock, sender: sender, application: application))
+            try await body(
+                CoreWorld(
+                    sesame: sesame, clock: clock, sender: sender, application: application, logoutTokens: logoutTokens))
         } catch {
             try? await storage.shutdown()
             throw error
@@ -67,6 +75,27 @@ struct CoreWorld {
         return try await sesame.passwordless.finish(
             PasswordlessCredentials(connection: "email", username: email, code: code), request: request(scope), ip: nil)
     }
+}
+
+/// A transport that keeps what it was asked to post.
+final class CapturingTransport: WebhookTransport {
+    struct Post: Sendable {
+        let url: String
+        let headers: [String: String]
+        let body: String
+    }
+
+    private let posts = Mutex<[Post]>([])
+
+    func post(url: String, headers: [(name: String, value: String)], body: Data) async throws {
+        let post = Post(
+            url: url, headers: Dictionary(headers.map { ($0.name, $0.value) }) { $1 }, body: String(decoding: body, as: UTF8.self)
+        )
+        posts.withLock { $0.append(post) }
+    }
+
+    /// Everything posted so far.
+    var all: [Post] { posts.withLock { $0 } }
 }
 
 struct CoreWorldError: Error, CustomStringConvertible {

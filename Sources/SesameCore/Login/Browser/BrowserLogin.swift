@@ -45,9 +45,11 @@ public struct BrowserLogin: Sendable {
     ) async throws -> BrowserLoginOutcome {
         let email = try await registry.connection(name: BrowserChannel.email.rawValue)?.enabled == true
         let sms = try await registry.connection(name: BrowserChannel.sms.rawValue)?.enabled == true
-        let step = IdentifierStep(
+        let signsUp = authorization.parameters.asksToSignUp
+        var step = IdentifierStep(
             channel: !sms ? .email : (!email ? .sms : authorization.channel), offersOtherChannel: email && sms,
-            offersPasskeys: application.allows(GrantType.webauthn), problem: problem)
+            offersPasskeys: application.allows(GrantType.webauthn) && !signsUp, problem: problem)
+        step.signsUp = signsUp
         return .show(.identifier(step), application: application)
     }
 
@@ -65,13 +67,15 @@ public struct BrowserLogin: Sendable {
         _ user: User, method: LoginMethod, authTime: Date, target: Target,
         _ authorization: BrowserAuthorization, _ browser: BrowserContext
     ) async throws -> (AuthorizationResponse, BrowserSessions.Begun) {
+        // The session first: the code names it, so the id_token carries its `sid`.
+        let begun = try await beginSession(user, method: method, authTime: authTime, browser)
         let code = try await tokens.issueAuthorizationCode(
             user: user, application: target.application, redirectURI: target.redirectURI,
-            parameters: authorization.parameters, authTime: authTime)
-        let response = AuthorizationResponse(
-            redirectURI: target.redirectURI, mode: target.mode,
-            parameters: [("code", code), ("state", authorization.parameters.state)], user: user)
-        return (response, try await beginSession(user, method: method, authTime: authTime, browser))
+            parameters: authorization.parameters, authTime: authTime, sessionID: begun.session.id)
+        try await sessions.answered(begun.session, clientID: target.application.clientID)
+        let response = redirect.codeResponse(
+            code, redirectURI: target.redirectURI, mode: target.mode, state: authorization.parameters.state, user: user)
+        return (response, begun)
     }
 
     /// The application a posted page names, after checking that the callback is one it

@@ -63,6 +63,10 @@ public struct IdentifierStep: Sendable {
     public var offersPasskeys: Bool
     /// Why the form is shown again, if it is.
     public var problem: BrowserProblem?
+    /// The application asked for the sign-up path (`prompt=create`, `screen_hint=signup`):
+    /// the page speaks of creating an account and offers no passkey sign-in (a new person
+    /// has none yet; the offer to create one follows the code).
+    public var signsUp = false
 }
 
 /// The code step.

@@ -20,7 +20,7 @@ public struct AuthorizationResponse: Sendable {
     /// The application's callback, already checked against its allowed callbacks.
     public let redirectURI: String
     public let mode: ResponseMode
-    /// `code` and `state`, or `error`, `error_description` and `state`, in order.
+    /// `code`, `state` and `iss`, or `error`, `error_description`, `state` and `iss`, in order.
     public let parameters: [(String, String)]
     /// The user who signed in, on success (the transport begins a browser session for them).
     public let user: User?

@@ -10,6 +10,8 @@ public struct RedirectLogin: Sendable {
     let tokens: TokenService
     let coordinator: LoginCoordinator
     let clock: any SesameClock
+    /// Records the applications a browser session answers (single sign-on included).
+    let sessionApplications: SessionApplications
 
     /// What `/authorize` does next.
     public enum Outcome: Sendable {
@@ -73,15 +75,17 @@ public struct RedirectLogin: Sendable {
             // answers: nobody signs in for a token that could never be issued.
             _ = try await tokens.issuer.api(for: parameters.audience)
             let prompts = parameters.prompts
-            if let (browser, user) = session, !prompts.contains("login"), fresh(browser, maxAge: parameters.maxAge) {
+            // Asked to log in again or to create an account: the page, not the session, answers.
+            if let (browser, user) = session, !prompts.contains("login"), !parameters.asksToSignUp,
+                fresh(browser, maxAge: parameters.maxAge)
+            {
                 let code = try await tokens.issueAuthorizationCode(
                     user: user, application: application, redirectURI: redirectURI, parameters: parameters,
-                    authTime: browser.authTime)
+                    authTime: browser.authTime, sessionID: browser.id)
+                try await sessionApplications.record(browser, clientID: application.clientID)
                 await coordinator.audit(
                     .sessionLogin, user: user.userID, client: application.clientID, ip: ip, detail: "session \(browser.id)")
-                return .respond(
-                    AuthorizationResponse(
-                        redirectURI: redirectURI, mode: mode, parameters: [("code", code), ("state", parameters.state)]))
+                return .respond(codeResponse(code, redirectURI: redirectURI, mode: mode, state: parameters.state))
             }
             if prompts.contains("none") {
                 throw SesameError(.badRequest, "login_required", "Login required")
@@ -104,8 +108,7 @@ public struct RedirectLogin: Sendable {
             try checkParameters(parameters)
             let code = try await tokens.issueAuthorizationCode(
                 user: user, application: application, redirectURI: redirectURI, parameters: parameters, authTime: authTime)
-            return AuthorizationResponse(
-                redirectURI: redirectURI, mode: mode, parameters: [("code", code), ("state", parameters.state)], user: user)
+            return codeResponse(code, redirectURI: redirectURI, mode: mode, state: parameters.state, user: user)
         } catch let error as SesameError where error.kind == .badRequest {
             return errorResponse(error, redirectURI: redirectURI, mode: mode, state: parameters.state)
         }
@@ -119,8 +122,24 @@ public struct RedirectLogin: Sendable {
         let code: SesameError.Code = error.refusal == .wrongCredential || error == .userBlocked ? .accessDenied : error.code
         return AuthorizationResponse(
             redirectURI: redirectURI, mode: mode,
-            parameters: [("error", code.rawValue), ("error_description", error.message), ("state", state)])
+            parameters: [
+                ("error", code.rawValue), ("error_description", error.message), ("state", state), ("iss", issuer),
+            ])
     }
+
+    /// A successful answer: the code, `state`, and `iss`.
+    func codeResponse(_ code: String, redirectURI: String, mode: ResponseMode, state: String?, user: User? = nil)
+        -> AuthorizationResponse
+    {
+        AuthorizationResponse(
+            redirectURI: redirectURI, mode: mode, parameters: [("code", code), ("state", state), ("iss", issuer)],
+            user: user)
+    }
+
+    /// Every answer names its issuer (RFC 9207), so an application talking to several servers
+    /// can tell which one answered and refuse a code another server's answer slipped in
+    /// (a mix-up attack).
+    var issuer: String { tokens.issuer.settings.issuer }
 
     /// Checks `response_type`, the PKCE method, `prompt` and `max_age` before anything is spent.
     public func checkParameters(_ parameters: AuthorizeParameters) throws {
@@ -132,7 +151,7 @@ public struct RedirectLogin: Sendable {
         }
         let prompts = parameters.prompts
         guard prompts.isSubset(of: Self.prompts) else {
-            throw SesameError.invalidRequest("prompt must be none, login, consent or select_account.")
+            throw SesameError.invalidRequest("prompt must be none, login, consent, select_account or create.")
         }
         if prompts.contains("none"), prompts.count > 1 {
             throw SesameError.invalidRequest("prompt=none cannot be combined with other values.")
@@ -143,7 +162,7 @@ public struct RedirectLogin: Sendable {
     }
 
     /// The `prompt` values Sesame accepts (discovery lists them).
-    public static let prompts: Set<String> = ["none", "login", "consent", "select_account"]
+    public static let prompts: Set<String> = ["none", "login", "consent", "select_account", "create"]
 
     /// Whether a session's last proof of identity is within `max_age` seconds.
     private func fresh(_ session: BrowserSession, maxAge: String?) -> Bool {

@@ -30,10 +30,15 @@ public struct BrowserSessions: Sendable, LoginService {
     ) async throws -> Begun {
         let now = clock.now()
         var methods: [String] = []
+        var replaced: BrowserSession?
         if let previous = try await lookup(presented), previous.revokedAt == nil {
             _ = try await storage.revokeBrowserSession(id: previous.id, userID: nil, at: now)
             if previous.userID == user.userID, previous.isLive(at: now, idleLifetime: idleLifetime) {
                 methods = previous.methods
+                replaced = previous
+            } else {
+                // Another person's session, or a dead one, ends here: its applications hear of it.
+                try await applications.sessionsEnded([previous])
             }
         }
         if !methods.contains(method.rawValue) { methods.append(method.rawValue) }
@@ -44,6 +49,7 @@ public struct BrowserSessions: Sendable, LoginService {
             expiresAt: now.addingTimeInterval(TimeInterval(settings.sessionLifetime)), ip: ip.map { String($0.prefix(64)) },
             userAgent: userAgent.map { String($0.prefix(256)) })
         try await storage.createBrowserSession(session)
+        if let replaced { try await applications.carryOver(from: replaced, to: session) }
         return Begun(secret: secret, session: session)
     }
 
@@ -67,6 +73,7 @@ public struct BrowserSessions: Sendable, LoginService {
         guard let session = try await lookup(secret), session.revokedAt == nil else { return nil }
         _ = try await storage.revokeBrowserSession(id: session.id, userID: nil, at: clock.now())
         await coordinator.audit(.sessionEnded, user: session.userID, detail: "logout of session \(session.id)")
+        try await applications.sessionsEnded([session])
         return session
     }
 
@@ -104,6 +111,20 @@ public struct BrowserSessions: Sendable, LoginService {
         guard let secret, !secret.isEmpty, secret.count <= 128 else { return nil }
         return try await storage.browserSession(secretHashes: hasher.candidates(secret, purpose: .browserSession))
     }
+
+    /// Records that `session` answered the application `clientID`, which a logout must reach.
+    public func answered(_ session: BrowserSession, clientID: String) async throws {
+        try await applications.record(session, clientID: clientID)
+    }
+
+    /// The front-channel logout pages of the applications `session` answered (with `iss`
+    /// and `sid`), for the logout page to load in hidden frames.
+    public func frontchannelLogoutURLs(of session: BrowserSession) async throws -> [String] {
+        try await applications.frontchannelLogoutURLs(of: session, issuer: settings.issuer)
+    }
+
+    /// Who hears of a session's end.
+    var applications: SessionApplications { administration.applications }
 
     private var idleLifetime: TimeInterval { TimeInterval(settings.sessionIdleLifetime) }
 }

@@ -46,11 +46,41 @@ public struct Logout: Sendable {
         return application.allowsLogoutURL(returnTo)
     }
 
+    /// What a logout ended in.
+    public struct Ended: Sendable {
+        /// Where to send the browser; nil to show "signed out".
+        public var location: String?
+        /// Why the browser is not sent on (a 400 to show, the session ended all the same).
+        public var refusal: SesameError?
+        /// The front-channel logout pages of the applications the session answered, with
+        /// `iss` and `sid`, for the page to load in hidden frames before going on.
+        public var frontchannelURLs: [String]
+    }
+
     /// Ends the browser's session and returns where to send it: nil to show "signed out".
     /// - Throws: 400 `invalid_request` (after the session has ended) for a `returnTo` the
     ///   application does not allow, an unknown application or a forged id_token_hint.
     public func logout(_ request: Request) async throws -> String? {
-        try await sessions.end(request.sessionSecret)
+        let ended = try await end(request)
+        if let refusal = ended.refusal { throw refusal }
+        return ended.location
+    }
+
+    /// Ends the browser's session (telling the applications it answered) and says where the
+    /// browser goes next and which front-channel logout pages it loads first.
+    public func end(_ request: Request) async throws -> Ended {
+        let session = try await sessions.end(request.sessionSecret)
+        var frames: [String] = []
+        if let session { frames = try await sessions.frontchannelLogoutURLs(of: session) }
+        do {
+            return Ended(location: try await returnLocation(request), refusal: nil, frontchannelURLs: frames)
+        } catch let error as SesameError where error.kind == .badRequest {
+            return Ended(location: nil, refusal: error, frontchannelURLs: frames)
+        }
+    }
+
+    /// The checked return URL (with `state`), or nil when the request names none.
+    private func returnLocation(_ request: Request) async throws -> String? {
         guard let returnTo = request.returnTo, !returnTo.isEmpty else { return nil }
         var clientID = request.clientID
         if clientID == nil { clientID = try await audience(of: request.idTokenHint) }
