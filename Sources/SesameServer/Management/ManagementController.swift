@@ -14,7 +14,8 @@ import SesameParsers
 /// - `GET|PATCH|DELETE /api/v2/users/{id}`, `GET /api/v2/users/{id}/logs`
 /// - `GET|POST /api/v2/clients`, `GET|PATCH|DELETE /api/v2/clients/{id}`
 /// - `GET /api/v2/logs`, `GET /api/v2/logs/{id}` (``LogsRoutes``), `/api/v2/client-grants`
-///   (``ClientGrantsRoutes``), `GET /api/v2/connections` (``ConnectionsRoutes``)
+///   (``ClientGrantsRoutes``), `GET /api/v2/connections` (``ConnectionsRoutes``), `/api/v2/jobs`
+///   (``JobsRoutes``)
 ///
 /// `PATCH /api/v2/users/{id}` also takes the user's own access token with the scope
 /// `update:current_user_metadata`, for their own `user_metadata` only.
@@ -28,6 +29,7 @@ struct ManagementController {
     let connections: Registry
     let sessions: SessionAdministration
     let refreshTokens: RefreshTokenAdministration
+    let jobs: UserJobs
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/api/v2/users", use: listUsers)
@@ -42,6 +44,7 @@ struct ManagementController {
         ConnectionsRoutes(adminTokens: adminTokens, connections: connections).register(on: router)
         SessionsRoutes(adminTokens: adminTokens, sessions: sessions).register(on: router)
         RefreshTokensRoutes(adminTokens: adminTokens, refreshTokens: refreshTokens).register(on: router)
+        JobsRoutes(adminTokens: adminTokens, jobs: jobs).register(on: router)
     }
 
     @Sendable func listUsers(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -157,9 +160,11 @@ extension ManagementUserBody {
         blocked = user.blocked
         userMetadata = user.userMetadata ?? [:]
         appMetadata = user.appMetadata ?? [:]
-        identities = [
-            Identity(connection: user.connection, userID: user.id, provider: user.connection == "sms" ? "sms" : "email")
-        ]
+        // A user kept from another Auth0 connection names its provider, as their user_id does.
+        var identity = Identity(
+            connection: user.connection, userID: user.id, provider: user.provider ?? (user.connection == "sms" ? "sms" : "email"))
+        identity.isSocial = !["auth0", "email", "sms"].contains(identity.provider)
+        identities = [identity]
     }
 }
 
