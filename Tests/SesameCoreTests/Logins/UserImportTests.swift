@@ -88,6 +88,25 @@ struct UserImportTests {
         }
     }
 
+    /// Attack: a refused user's password hash (or MFA secret) from the Auth0 export would
+    /// stay readable through `GET /api/v2/jobs/{id}/errors` by anyone with `read:users`, long
+    /// after the file itself is gone.
+    @Test("a refused user is echoed in the job's errors without password hashes or MFA factors")
+    func refusedUserEchoedWithoutSecrets() async throws {
+        try await CoreWorld.run { world in
+            let job = try await Self.run(
+                [
+                    [
+                        "email": "a@example.com", "email_verified": "yes", "password_hash": "$2b$10$secret",
+                        "custom_password_hash": ["algorithm": "md5", "hash": ["value": "x"]],
+                        "mfa_factors": [["totp": ["secret": "2PRXZWZAYYDAWCD"]]],
+                    ]
+                ], world)
+            let echoed = try await world.sesame.jobs.errors(job.id)
+            #expect(echoed.map(\.user) == [.object(["email": .string("a@example.com"), "email_verified": .string("yes")])])
+        }
+    }
+
     @Test("with upsert, a user that exists is updated")
     func upsertUpdates() async throws {
         try await CoreWorld.run { world in

@@ -63,6 +63,15 @@ public enum ImportedUser {
         return .success(new)
     }
 
+    /// Fields of a user that are secrets: a refused user is echoed without them.
+    static let secrets: Set<String> = ["password_hash", "custom_password_hash", "mfa_factors"]
+
+    /// The refused user as `GET /api/v2/jobs/{id}/errors` shows it: as given, less its secrets,
+    /// which a job keeps no longer than its file.
+    static func echo(_ object: [String: JSONValue]) -> JSONValue {
+        .object(object.filter { !secrets.contains($0.key) })
+    }
+
     /// What an upsert changes on the user that exists: every field the file gives.
     static func changes(_ new: NewUser) -> UserChanges {
         var changes = UserChanges(

@@ -47,7 +47,7 @@ extension UserJobs {
             switch await prepare(object, job: job, on: connection) {
             case .insert(let user): inserting.append((user, object))
             case .updated: summary.updated += 1
-            case .refused(let reasons): refused.append(JobUserError(user: .object(object), errors: reasons))
+            case .refused(let reasons): refused.append(JobUserError(user: ImportedUser.echo(object), errors: reasons))
             }
         }
         let now = clock.now()
@@ -58,7 +58,7 @@ extension UserJobs {
             progress: { inserted in
                 var (summary, refused) = (counted, found)
                 for (user, object) in candidates where !inserted.contains(user.id) {
-                    refused.append(JobUserError(user: .object(object), errors: [ImportedUser.duplicate]))
+                    refused.append(JobUserError(user: ImportedUser.echo(object), errors: [ImportedUser.duplicate]))
                 }
                 summary.inserted += inserted.count
                 summary.failed += refused.count
