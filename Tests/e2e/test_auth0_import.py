@@ -164,3 +164,24 @@ def test_malformed_users_file_is_refused_with_its_place(sesame):
         files={"users": ("users.json", files["not JSON"], "application/json")},
         data={"connection_id": email_id}).json()["message"]
     assert requests.get(sesame.url("/api/v2/users"), headers=headers, timeout=10).json() == []
+
+
+def test_cli_creates_imports_and_exports_users(sesame, tmp_path):
+    """``sesame admin users create``, ``import FILE --json`` (the same import, run here, its
+    summary and refused users) and ``export --format csv --output FILE``."""
+    created = sesame.cli_json("admin", "users", "create", "--email", "ana@example.com",
+                              "--user-id", "auth0|5f7c8ec7c33c6c004bbafe82", "--verified")
+    assert created["user_id"] == "auth0|5f7c8ec7c33c6c004bbafe82"
+    users = tmp_path / "users.json"
+    users.write_text(json.dumps(EMAIL_USERS[1:3] + [{"email": "ana@example.com"}]))
+    report = sesame.cli_json("admin", "users", "import", str(users))
+    assert (report["status"], report["inserted"], report["failed"], report["total"]) == ("completed", 2, 1, 3)
+    assert [error["errors"][0]["code"] for error in report["errors"]] == ["DUPLICATED_USER"]
+    plain = sesame.cli("admin", "users", "import", str(users), "--upsert").stdout
+    assert "completed: 0 inserted, 3 updated, 0 failed of 3" in plain
+
+    output = tmp_path / "users.csv"
+    sesame.cli("admin", "users", "export", "--format", "csv", "--output", str(output))
+    rows = output.read_text().splitlines()
+    assert rows[0].startswith("user_id,email,") and len(rows) == 4
+    assert any(row.startswith("auth0|5f7c8ec7c33c6c004bbafe82,ana@example.com,") for row in rows)
