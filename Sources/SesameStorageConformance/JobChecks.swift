@@ -31,6 +31,11 @@ enum JobChecks {
             try await expect(
                 !(try await store.finishJob(id: "job_1", owner: "a", status: .completed, output: nil, details: nil, at: now)),
                 "the first owner can no longer finish it")
+            try await expect(!(try await store.releaseJob(id: "job_1", owner: "a", at: now + 61)), "nor let go of it")
+            try await expect(try await store.releaseJob(id: "job_1", owner: "b", at: now + 61), "the owner lets go of it")
+            try await expect(
+                try await store.claimJob(owner: "b", now: now + 61, leaseUntil: now + 120)?.id == "job_1",
+                "and it is claimed again at once")
             try await expect(
                 try await store.finishJob(
                     id: "job_1", owner: "b", status: .completed, output: Data("out".utf8), details: nil, at: now + 62),

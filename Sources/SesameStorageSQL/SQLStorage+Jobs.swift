@@ -110,6 +110,17 @@ extension SQLStorage: JobRepository {
         }
     }
 
+    public func releaseJob(id: String, owner: String, at: Date) async throws -> Bool {
+        try await executor.write { db in
+            try await db.raw(
+                """
+                UPDATE jobs SET lease_owner = NULL, lease_until = \(bind: at.sqlValue), updated_at = \(bind: at.sqlValue)
+                WHERE id = \(bind: id) AND lease_owner = \(bind: owner) AND status = 'processing' RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
     public func finishJob(
         id: String, owner: String, status: Job.Status, output: Data?, details: String?, at: Date
     ) async throws -> Bool {

@@ -23,6 +23,10 @@ public protocol JobRepository: Sendable {
         _ users: [User], job id: String, owner: String, progress: @escaping @Sendable (Set<String>) -> JobProgress,
         at: Date, leaseUntil: Date
     ) async throws -> Set<String>?
+    /// Lets go of a job `owner` holds (a worker stopping), so the next claim, on any
+    /// instance, resumes it at once instead of when the lease runs out; false when `owner`
+    /// no longer holds it.
+    func releaseJob(id: String, owner: String, at: Date) async throws -> Bool
     /// Ends a job `owner` holds as completed or failed, with `output` (an export's file) and
     /// `details`; false (and nothing changes) when `owner` no longer holds it.
     func finishJob(

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SesameAPI
 import SesameCore
 import SesameStorageConformance
@@ -166,6 +167,21 @@ struct UserImportTests {
             #expect(third.message == "users file, line 3, column 3: the user is not valid JSON.")
             #expect(await world.sesame.jobs.runNext(owner: "test") == nil, "no job was stored")
             #expect(try await world.sesame.storage.countUsers(UserSearch()) == 0)
+        }
+    }
+
+    @Test("a worker that stops lets go of its job, and another instance's worker resumes it at once")
+    func stoppedWorkerLetsGo() async throws {
+        try await CoreWorld.run { world in
+            let connection = try await Self.emailConnection(world)
+            let job = try await world.sesame.jobs.importUsers(
+                try Self.file([["email": "ana@example.com"]]), connectionID: connection.id, upsert: false, externalID: nil)
+            world.sesame.jobs.stop()
+            let stopped = try #require(await world.sesame.jobs.runNext(owner: "stopping"))
+            #expect(stopped.id == job.id && stopped.status == .processing && stopped.processed == 0)
+            let other = UserJobs(users: world.sesame.users, logger: Logger(label: "test"))
+            let finished = try #require(await other.runNext(owner: "other"))
+            #expect(finished.status == .completed && finished.summary.inserted == 1)
         }
     }
 

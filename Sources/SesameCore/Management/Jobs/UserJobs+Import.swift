@@ -20,7 +20,11 @@ extension UserJobs {
                 job = next
                 progress(job)
             }
-            guard !isStopping else { return job }
+            guard !isStopping else {
+                // Stopping between batches: the next claim resumes after the last one at once.
+                _ = try? await storage.releaseJob(id: job.id, owner: owner, at: clock.now())
+                return job
+            }
             job.status = .completed
             _ = try await storage.finishJob(
                 id: job.id, owner: owner, status: .completed, output: nil, details: nil, at: clock.now())
