@@ -58,6 +58,8 @@ public struct Sesame: Sendable {
     public let roles: RoleAdministration
     /// What operators do to users (`/api/v2/users`).
     public let users: UserAdministration
+    /// Auth0's bulk user jobs (`/api/v2/jobs`) and their worker, which the server runs.
+    public let jobs: UserJobs
     /// What operators do to applications (`/api/v2/clients`).
     public let applications: ApplicationAdministration
     /// The audit log as operators read it (`/api/v2/logs`).
@@ -98,6 +100,8 @@ public struct Sesame: Sendable {
             storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience, logger: logger)
         self.roles = RoleAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.users = UserAdministration(storage: storage, clock: clock, random: random, logger: logger, wake: wake)
+        self.jobs = UserJobs(
+            users: users, logger: logger, links: JobFileLinks(hasher: hasher, issuer: settings.issuer))
         self.applications = ApplicationAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.auditTrail = AuditTrail(storage: storage)
         self.registry = Registry(storage: storage)

@@ -27,7 +27,7 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Sesame"),
         services: [
             SweeperService(sweeper: runtime.sesame.sweeper), DeliveryService(worker: runtime.sesame.outbox.worker),
-            HMACKeyService(runtime: runtime),
+            HMACKeyService(runtime: runtime), JobService(jobs: runtime.sesame.jobs),
         ] + metricsListener(runtime),
         onServerRunning: { channel in await onReady(channel.localAddress?.port ?? configuration.port) },
         eventLoopGroupProvider: .shared(HTTPThreads.group(configuration.httpThreads)),
@@ -75,6 +75,22 @@ struct DeliveryService: Service, CustomStringConvertible {
             await worker.run()
         } onGracefulShutdown: {
             worker.stop()
+        }
+    }
+}
+
+/// Runs the bulk user jobs beside the server, stopping with it: on a graceful shutdown the
+/// worker ends after its current batch, and the job resumes there on the next claim.
+struct JobService: Service, CustomStringConvertible {
+    let jobs: UserJobs
+    /// The name in the service group's log lines (``SweeperService/description`` says why).
+    let description = "jobs"
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await jobs.run()
+        } onGracefulShutdown: {
+            jobs.stop()
         }
     }
 }
@@ -138,7 +154,7 @@ public func buildRouter(
         adminTokens: sesame.adminTokens, users: sesame.users, applications: sesame.applications, auditTrail: sesame.auditTrail,
         tokens: sesame.tokens, clientGrants: sesame.clientGrants, connections: sesame.registry,
         sessions: sesame.sessionAdministration, refreshTokens: sesame.refreshTokens, resourceServers: sesame.resourceServers,
-        roles: sesame.roles
+        roles: sesame.roles, jobs: sesame.jobs
     ).register(on: router)
     return router
 }

@@ -17,7 +17,7 @@ enum Migrations {
     static let all: [Migration] = [
         initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests, deliveries, webhooks,
         messageTemplates, auditIndexes, management, codeVerification, codeFamilies, linkRequestOrigin,
-        challengeRetries, auditAggregation, sealing, hmacRotation, adminTokenExpiry, machineClients, resourceServers,
+        challengeRetries, auditAggregation, sealing, hmacRotation, adminTokenExpiry, machineClients, jobs, resourceServers,
         backchannelLogout,
     ]
 

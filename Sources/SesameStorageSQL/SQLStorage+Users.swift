@@ -7,7 +7,7 @@ extension SQLStorage: UserRepository {
     static let userColumns = """
         id, connection, identifier, email, email_verified, phone_number, phone_verified, name, nickname, picture,
         blocked, created_at, updated_at, last_login, logins_count, tokens_valid_after, user_metadata, app_metadata,
-        given_name, family_name
+        given_name, family_name, provider
         """
 
     /// ``userColumns`` of the table aliased `alias`, each named with `prefix`, for a statement
@@ -206,7 +206,8 @@ extension SQLStorage: UserRepository {
             \(bind: user.blocked.sqlValue), \(bind: user.createdAt.sqlValue), \(bind: (login ?? user.updatedAt).sqlValue),
             \(bind: (login ?? user.lastLogin)?.sqlValue), \(bind: login == nil ? user.loginsCount : 1),
             \(bind: user.tokensValidAfter?.sqlValue), \(bind: try metadataText(user.userMetadata)),
-            \(bind: try metadataText(user.appMetadata)), \(bind: user.givenName), \(bind: user.familyName)) \(suffix)
+            \(bind: try metadataText(user.appMetadata)), \(bind: user.givenName), \(bind: user.familyName),
+            \(bind: user.provider)) \(suffix)
             """
         ).first()
     }
@@ -231,6 +232,7 @@ extension SQLStorage: UserRepository {
         user.appMetadata = try row.metadata(prefix + "app_metadata")
         user.givenName = try row.optionalString(prefix + "given_name")
         user.familyName = try row.optionalString(prefix + "family_name")
+        user.provider = try row.optionalString(prefix + "provider")
         return user
     }
 }

@@ -101,6 +101,7 @@ struct DeploymentFixture {
         try await store.createWebhook(webhook)
         try await store.setMessageTemplate(template)
         try await fillAccessControl(store)
+        try await store.createJob(job, input: Data(#"[{"email": "ana@example.com"}]"#.utf8))
     }
 
     /// An API, a role with a permission on it assigned to Ana, and a permission of her own.
@@ -128,6 +129,9 @@ struct DeploymentFixture {
     let webhook = WebhookEndpoint(
         id: "wh_1", url: "https://hooks.example.com/sesame", events: ["user.created"], sealedSecret: [4, 5, 6],
         createdAt: Self.now)
+    let job = Job(
+        id: "job_1", kind: .usersImport, connection: "email", connectionID: "con_1", externalID: nil, upsert: false,
+        total: 1, at: Self.now)
     let template = MessageTemplateOverride(
         name: "sms-code.text", language: "fr", scope: .connection("sms"), body: "Code : {{code}}", updatedAt: Self.now)
 
@@ -143,6 +147,8 @@ struct DeploymentFixture {
         #expect(
             try await copy.effectivePermissions(userID: ana.userID, audience: nil)
                 == [UserPermission(permission: permission, roleIDs: [role.id], direct: true)])
+        #expect(try await copy.job(id: job.id) == job)
+        #expect(try await copy.jobInput(id: job.id) == original.jobInput(id: job.id))
         #expect(try await copy.listUsers(limit: 10, offset: 0) == original.listUsers(limit: 10, offset: 0))
         #expect(try await copy.listApplications() == original.listApplications())
         #expect(try await copy.listConnections() == original.listConnections())

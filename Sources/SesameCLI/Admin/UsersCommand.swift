@@ -6,7 +6,10 @@ import SesameStorageSQL
 
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "Users.", subcommands: [List.self, Show.self, Block.self, Unblock.self, Delete.self])
+        commandName: "users", abstract: "Users.",
+        subcommands: [
+            List.self, Show.self, Create.self, Import.self, Export.self, Block.self, Unblock.self, Delete.self,
+        ])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List users, newest first.")
@@ -88,7 +91,9 @@ extension UserProfileBody {
             userID: user.userID, email: user.email, emailVerified: user.email == nil ? nil : user.emailVerified,
             phoneNumber: user.phoneNumber, phoneVerified: user.phoneNumber == nil ? nil : user.phoneVerified,
             name: user.name, nickname: user.nickname, picture: user.picture,
-            identities: [.init(userID: user.id, provider: user.connection, connection: user.connection, isSocial: false)],
+            identities: [
+                .init(userID: user.id, provider: user.provider ?? user.connection, connection: user.connection, isSocial: false)
+            ],
             blocked: user.blocked, createdAt: ISO8601.string(user.createdAt), updatedAt: ISO8601.string(user.updatedAt),
             lastLogin: user.lastLogin.map(ISO8601.string), loginsCount: user.loginsCount)
     }

@@ -12,7 +12,8 @@ public struct NewUser: Sendable, Equatable {
     /// Whether the address is proven; Auth0's default is false.
     public var emailVerified: Bool?
     public var phoneVerified: Bool?
-    /// `email|5f7c…` (the prefix must be the connection) or the part after the pipe; nil: a new id.
+    /// `email|5f7c…`, the part after the pipe, or the id of another Auth0 connection kept
+    /// whole (`auth0|5f7c…`, `google-oauth2|1041…`); nil: a new id.
     public var userID: String?
     public var blocked: Bool?
     /// The profile fields; those not given get the profile a first login would make.
@@ -86,17 +87,13 @@ extension UserAdministration {
     /// signs them in as this user, with this `user_id` as the `sub` of their tokens. Audited as
     /// `user_created` (the `user.created` webhook event).
     /// - Throws: 400 for an unknown connection, a missing or malformed address, a malformed
-    ///   `user_id` or one of another connection, or a bad profile field; 409 `user_exists` when
+    ///   `user_id` or one of the other passwordless connection, or a bad profile field; 409 `user_exists` when
     ///   the address or the id is taken (on any connection).
     public func create(_ new: NewUser) async throws -> User {
         guard let connection = try await storage.connection(name: new.connection) else {
             throw SesameError.invalidRequest("connection must be email or sms.")
         }
-        var user = try newUser(new, on: connection)
-        user.blocked = new.blocked ?? false
-        if let patch = new.userMetadata { user.userMetadata = Self.merge(nil, patch) }
-        if let patch = new.appMetadata { user.appMetadata = Self.merge(nil, patch) }
-        try Self.checkMetadataSize(user)
+        let user = try record(new, on: connection)
         if try await storage.user(id: user.id) != nil { throw Self.userExists }
         do {
             try await storage.createUser(user)
@@ -110,6 +107,16 @@ extension UserAdministration {
     /// 409: the address or the id belongs to a user already.
     static let userExists = SesameError(.conflict, "user_exists", "The user already exists.")
 
+    /// The record `new` describes on `connection`, checked, not yet stored.
+    func record(_ new: NewUser, on connection: Connection) throws -> User {
+        var user = try newUser(new, on: connection)
+        user.blocked = new.blocked ?? false
+        if let patch = new.userMetadata { user.userMetadata = Self.merge(nil, patch) }
+        if let patch = new.appMetadata { user.appMetadata = Self.merge(nil, patch) }
+        try Self.checkMetadataSize(user)
+        return user
+    }
+
     /// The record `new` describes on `connection`, before its metadata.
     private func newUser(_ new: NewUser, on connection: Connection) throws -> User {
         let email = try new.email.map(Self.email)
@@ -121,9 +128,10 @@ extension UserAdministration {
                     : "phone_number is required for the sms connection.")
         }
         let now = clock.now()
+        let kept = try Self.id(from: new.userID, connection: connection.name)
         var user = User.newPasswordless(
-            id: try Self.id(from: new.userID, connection: connection.name) ?? random.orderedHex(at: now),
-            connection: connection, identifier: identifier, at: now)
+            id: kept?.id ?? random.orderedHex(at: now), connection: connection, identifier: identifier, at: now)
+        user.provider = kept?.provider
         (user.email, user.phoneNumber) = (email, phone)
         (user.emailVerified, user.phoneVerified) = (new.emailVerified ?? false, new.phoneVerified ?? false)
         try new.profile.validate()
@@ -131,25 +139,35 @@ extension UserAdministration {
         return user
     }
 
-    /// The stored id of a given `user_id`: what follows `connection|`, or the whole of it
-    /// without a pipe. Letters, digits, `-`, `_` and `.`, up to 128: it is the path of
+    /// The provider and stored id of a given `user_id`: what follows `connection|` (no
+    /// provider), or `provider|` of another Auth0 connection (`auth0|…`, `google-oauth2|…`,
+    /// kept so the user's `sub` stays), or the whole of it without a pipe. The other
+    /// passwordless connection's prefix is refused: `sms|…` names an sms user. Letters,
+    /// digits, `-`, `_` and `.` (a provider up to 64, an id up to 128): the id is the path of
     /// `/api/v2/users/{id}` and part of every token's `sub`.
-    static func id(from userID: String?, connection: String) throws -> String? {
+    static func id(from userID: String?, connection: String) throws -> (provider: String?, id: String)? {
         guard let userID else { return nil }
-        var id = userID
+        var (provider, id): (String?, String) = (nil, userID)
         if let (prefix, rest) = User.parse(userID: userID) {
-            guard prefix == connection else {
-                throw SesameError.invalidRequest("user_id must start with \(connection)| for the \(connection) connection.")
+            guard prefix == connection || (!["email", "sms"].contains(prefix) && isSafe(prefix, upTo: 64)) else {
+                throw SesameError.invalidRequest(
+                    "user_id must start with \(connection)| or another provider's prefix (auth0|) for the \(connection) connection."
+                )
             }
-            id = rest
+            (provider, id) = (prefix == connection ? nil : prefix, rest)
         }
-        let allowed = id.unicodeScalars.allSatisfy {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0))
-        }
-        guard allowed, (1...128).contains(id.count) else {
+        guard isSafe(id, upTo: 128) else {
             throw SesameError.invalidRequest("user_id may hold only letters, digits, '-', '_' and '.', up to 128.")
         }
-        return id
+        return (provider, id)
+    }
+
+    /// Whether `text` is 1 to `limit` ASCII letters, digits, `-`, `_` and `.`.
+    private static func isSafe(_ text: String, upTo limit: Int) -> Bool {
+        (1...limit).contains(text.count)
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0))
+            }
     }
 
     static func email(_ raw: String) throws -> String {

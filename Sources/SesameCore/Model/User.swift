@@ -36,8 +36,14 @@ public struct User: Sendable, Codable, Equatable {
     /// put in id_tokens (`tokens.app_metadata_claim`).
     public var appMetadata: [String: JSONValue]?
 
-    /// Auth0's `user_id`: the connection, a pipe, and the id.
-    public var userID: String { "\(connection)|\(id)" }
+    /// The provider of an Auth0 `user_id` kept from another connection (`auth0`,
+    /// `google-oauth2`): a user brought from there signs in by code here and keeps the `sub`
+    /// they had. Nil: the connection.
+    public var provider: String?
+
+    /// Auth0's `user_id`: the provider (the connection unless kept from elsewhere), a pipe,
+    /// and the id.
+    public var userID: String { "\(provider ?? connection)|\(id)" }
 
     /// Creates a user record.
     public init(

@@ -341,4 +341,4 @@ public typealias SesameStorage = UserRepository & ApplicationRepository & Connec
     & ChallengeRepository & GrantRepository & KeyRepository & RateLimitRepository & EventRepository
     & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository
     & BrowserSessionRepository & LinkRequestRepository & DeliveryRepository & WebhookRepository
-    & MessageTemplateRepository & ChallengeRetryRepository & ClientGrantRepository & AccessControlRepository
+    & MessageTemplateRepository & ChallengeRetryRepository & ClientGrantRepository & AccessControlRepository & JobRepository

@@ -75,4 +75,6 @@ public enum SecretPurpose: String, Sendable {
     case formToken = "form_token"
     /// The poll secret of a magic link that works across devices.
     case linkRequest = "link_request"
+    /// The signed link of an export's file (``JobFileLinks``).
+    case jobFile = "job_file"
 }

@@ -3,11 +3,11 @@ public import Logging
 
 /// Removes expired rows (challenges, link requests, passkey sessions, authorization codes,
 /// device assertion ids and nonces, old refresh tokens, spent rate-limit windows, old console outbox messages, week-old deliveries,
-/// audit events past their retention),
+/// finished jobs a week old, audit events past their retention),
 /// so that unauthenticated endpoints cannot grow the database without bound. Every instance
 /// runs one; the deletes only touch dead rows, so instances sweeping at once is harmless.
 public struct Sweeper: Sendable {
-    let storage: any SweepRepository & EventRepository
+    let storage: any SweepRepository & EventRepository & JobRepository
     let clock: any SesameClock
     let interval: TimeInterval
     let logger: Logger
@@ -20,10 +20,12 @@ public struct Sweeper: Sendable {
     static let outboxRetention: TimeInterval = 86400
     /// Deliveries (sent, failed, suppressed) stay a week for `sesame admin deliveries list`.
     static let deliveryRetention: TimeInterval = 7 * 86400
+    /// Finished jobs (with their files) stay a week for `GET /api/v2/jobs/{id}`.
+    static let jobRetention: TimeInterval = 7 * 86400
 
     /// Creates a sweeper that runs every `interval` seconds.
     public init(
-        storage: any SweepRepository & EventRepository, clock: any SesameClock, interval: TimeInterval,
+        storage: any SweepRepository & EventRepository & JobRepository, clock: any SesameClock, interval: TimeInterval,
         auditRetention: TimeInterval = 90 * 86400, logger: Logger
     ) {
         self.auditRetention = auditRetention
@@ -43,6 +45,7 @@ public struct Sweeper: Sendable {
             outboxBefore: now.addingTimeInterval(-Self.outboxRetention),
             deliveriesBefore: now.addingTimeInterval(-Self.deliveryRetention))
         counts.removed["audit_events"] = try await storage.deleteAuditEvents(before: now.addingTimeInterval(-auditRetention))
+        counts.removed["jobs"] = try await storage.deleteJobs(createdBefore: now.addingTimeInterval(-Self.jobRetention))
         let removed = counts.removed.filter { $0.value > 0 }.sorted { $0.key < $1.key }
         logger.info(
             "sweep removed \(counts.total) expired row(s)",

@@ -16,7 +16,7 @@ import SesameParsers
 /// - `GET /api/v2/logs`, `GET /api/v2/logs/{id}` (``LogsRoutes``), `/api/v2/client-grants`
 ///   (``ClientGrantsRoutes``), `GET /api/v2/connections` (``ConnectionsRoutes``)
 /// - `/api/v2/resource-servers` (``ResourceServersRoutes``), `/api/v2/roles` and the roles and
-///   permissions of users (``RolesRoutes``)
+///   permissions of users (``RolesRoutes``), `/api/v2/jobs` (``JobsRoutes``)
 ///
 /// `PATCH /api/v2/users/{id}` also takes the user's own access token with the scope
 /// `update:current_user_metadata`, for their own `user_metadata` only.
@@ -32,6 +32,7 @@ struct ManagementController {
     let refreshTokens: RefreshTokenAdministration
     let resourceServers: ResourceServerAdministration
     let roles: RoleAdministration
+    let jobs: UserJobs
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/api/v2/users", use: listUsers)
@@ -48,6 +49,7 @@ struct ManagementController {
         RefreshTokensRoutes(adminTokens: adminTokens, refreshTokens: refreshTokens).register(on: router)
         ResourceServersRoutes(adminTokens: adminTokens, apis: resourceServers).register(on: router)
         RolesRoutes(adminTokens: adminTokens, roles: roles, apis: resourceServers).register(on: router)
+        JobsRoutes(adminTokens: adminTokens, jobs: jobs).register(on: router)
     }
 
     @Sendable func listUsers(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -163,9 +165,11 @@ extension ManagementUserBody {
         blocked = user.blocked
         userMetadata = user.userMetadata ?? [:]
         appMetadata = user.appMetadata ?? [:]
-        identities = [
-            Identity(connection: user.connection, userID: user.id, provider: user.connection == "sms" ? "sms" : "email")
-        ]
+        // A user kept from another Auth0 connection names its provider, as their user_id does.
+        var identity = Identity(
+            connection: user.connection, userID: user.id, provider: user.provider ?? (user.connection == "sms" ? "sms" : "email"))
+        identity.isSocial = !["auth0", "email", "sms"].contains(identity.provider)
+        identities = [identity]
     }
 }
 

@@ -16,13 +16,10 @@ public final class DeliveryWorker: Sendable {
     /// This worker's name in leases: distinct per process, so a restarted instance does not
     /// think it still holds its predecessor's claims.
     let owner: String
-    private let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
+    private let signal = WorkerSignal()
     /// Counts ``wakeUp()`` calls, so a drain claims again only when something was queued
     /// since its last claim (or that claim was full): an empty claim is a write.
     private let queued = Atomic<Int>(0)
-    /// Set by ``stop()``: no new claims, only the sends in flight finish.
-    private let stopping = Atomic<Bool>(false)
 
     init(
         storage: any SesameStorage, handlers: [String: any DeliveryHandler], seal: PayloadSeal,
@@ -36,43 +33,28 @@ public final class DeliveryWorker: Sendable {
         self.settings = settings
         self.logger = logger
         self.owner = random.hex(8)
-        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Asks the running worker to look at the queue now (something was just queued here).
     public func wakeUp() {
         queued.add(1, ordering: .relaxed)
-        wake.yield()
+        signal.wakeUp()
     }
 
     /// Stops claiming (a graceful shutdown): the sends in flight finish and their outcomes
     /// are recorded, then ``run()`` returns. A send cut off instead (by cancelling `run()`)
     /// is sent again once its lease runs out, maybe twice.
     public func stop() {
-        stopping.store(true, ordering: .relaxed)
-        wake.yield()
+        signal.stop()
     }
 
     /// Whether ``stop()`` was called.
-    var isStopping: Bool { stopping.load(ordering: .relaxed) }
+    var isStopping: Bool { signal.isStopping }
 
     /// Sends due deliveries until cancelled or stopped: at each wake-up and every poll
     /// interval. Call once.
     public func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [wake, settings] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(settings.pollInterval))
-                    wake.yield()
-                }
-            }
-            wake.yield()
-            for await _ in wakeups {
-                await drain()
-                if isStopping { break }
-            }
-            group.cancelAll()
-        }
+        await signal.run(every: settings.pollInterval) { await drain() }
     }
 
     /// Claims and sends due deliveries until none is due and none is in flight (once the
