@@ -75,4 +75,6 @@ public enum SecretPurpose: String, Sendable {
     case formToken = "form_token"
     /// The poll secret of a magic link that works across devices.
     case linkRequest = "link_request"
+    /// A value the hosted pages keep in a cookie and read back (``FormTokens/signed(_:)``).
+    case pageCookie = "page_cookie"
 }
