@@ -95,6 +95,23 @@ struct HostedStepTests {
         }
     }
 
+    @Test("a link's own page, after its POST, shows how it ended again on reload, posting nothing")
+    func linkPageReload() async throws {
+        try await Harness.run { h in
+            let (page, cookie, link) = try await HostedLinkTests.askForLink(h)
+            var fields = AuthorizeTests.hiddenFields(try await h.get(link).text)
+            fields["match"] = HostedLinkTests.matchCode(page)
+            let done = try await h.form("/passwordless/verify_redirect", fields)
+            #expect(done.status == .ok && done.text.contains("You’re signed in on your other screen"))
+            let step = try #require(Self.cookie("sesame_step", in: h.formCookies.values))
+            let again = try await h.get(link, headers: [.cookie: step])
+            #expect(again.text.contains("You’re signed in on your other screen"), "not “expired”")
+            #expect(try await HostedLinkTests.status(h, cookie) == "approved")
+            let other = try await h.get(link)
+            #expect(!other.text.contains("You’re signed in on your other screen"), "only this browser's step")
+        }
+    }
+
     /// A code login for `email` whose check carries `cookie`.
     static func verify(_ h: Harness, _ email: String, cookie: String) async throws -> TestResponse {
         let fields = try await HostedPageTests.addressForm(h, username: email)

@@ -536,8 +536,13 @@ def test_a_wrong_number_refuses_the_sign_in(sesame, browser, app):
     assert waiting.locator("#match-code").is_hidden() and waiting.locator("#link-form").is_hidden()
     shot(waiting, "hosted-link-refused")
 
-    # The link is dead now, even with the right number.
-    again = other.new_page()
+    # Reloading the stranger's page shows how it ended again; it posts nothing.
+    stranger.reload()
+    assert stranger.inner_text("h1") == text("en", "match_denied_heading")
+
+    # The link is dead now, even with the right number (on yet another device).
+    third = browser.new_context()
+    again = third.new_page()
     again.goto(link)
     shot(again, "hosted-link-after-refusal")
     if again.locator("#match").count():
@@ -552,6 +557,7 @@ def test_a_wrong_number_refuses_the_sign_in(sesame, browser, app):
     assert waiting.url.startswith(server(sesame))
     asking.close()
     other.close()
+    third.close()
 
 
 # -- 9. branding ---------------------------------------------------------

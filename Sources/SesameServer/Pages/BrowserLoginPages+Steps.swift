@@ -58,6 +58,9 @@ extension BrowserLoginPages {
                 fields: form.hiddenFields, scripts: true)
         case .linkDenied: return linkEnded(step, view, form, text: "link_denied", status)
         case .linkWaitExpired: return linkEnded(step, view, form, text: "link_expired", status)
+        case .linkPage:
+            let message = Self.linkMessages.first { $0.name == step.notice }?.message ?? .linkExpired
+            return self.message(message, view, form)
         }
     }
 

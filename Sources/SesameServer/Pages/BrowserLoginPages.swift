@@ -87,6 +87,27 @@ struct BrowserLoginPages: Sendable {
         return response
     }
 
+    /// The response to a magic link page's POST: what happened to the link is kept in
+    /// `sesame_step` and shown by the link's own GET (303 to `link`), so that Reload neither
+    /// posts the link again nor says it expired.
+    func redirected(_ outcome: BrowserLoginOutcome, _ request: Request, form: AuthorizeForm, link: String) -> Response {
+        guard case .show(.message(let message), _) = outcome,
+            let name = Self.linkMessages.first(where: { $0.message == message })?.name
+        else { return response(outcome, request, form: form) }
+        var step = ShownStep(kind: .linkPage, channel: BrowserChannel.email.rawValue)
+        step.notice = name
+        step.request = ShownStep.request(of: form, names: MagicLinkController.fields)
+        var response = Responses.redirect(link)
+        response.setCookie(stepCookie.setting(step))
+        return response
+    }
+
+    /// The ends of a link's own page that its GET shows again, by name.
+    static let linkMessages: [(name: String, message: BrowserMessage)] = [
+        ("matchConfirmed", .matchConfirmed), ("matchWrong", .matchWrong), ("linkRefused", .linkRefused),
+        ("linkExpired", .linkExpired),
+    ]
+
     /// A response that ends the login: the step kept for the page is over.
     private func finished(_ response: Response, _ request: Request) -> Response {
         guard stepCookie.cookie.secret(in: request) != nil else { return response }

@@ -21,6 +21,9 @@ struct ShownStep: Codable, Sendable {
         case linkDenied
         /// The wait ended: the link request expired or was used.
         case linkWaitExpired
+        /// A magic link's own page after its POST: what happened (a ``BrowserMessage``, named
+        /// in `notice`), so that Reload neither posts the link again nor calls it expired.
+        case linkPage
     }
 
     var kind: Kind
@@ -39,9 +42,10 @@ struct ShownStep: Codable, Sendable {
     /// tab's request finds no step and starts from its own address form.
     var request = ""
 
-    /// The digest of the authorization `form` carries.
-    static func request(of form: AuthorizeForm) -> String {
-        let text = form.hiddenFields.map { "\($0.0)=\($0.1)" }.joined(separator: "\n")
+    /// The digest of the authorization `form` carries (its fields `names`; a link's page adds
+    /// the link's own, so that another link is not shown this one's end).
+    static func request(of form: AuthorizeForm, names: [String] = AuthorizeForm.names) -> String {
+        let text = names.compactMap { name in form.values[name].map { "\(name)=\($0)" } }.joined(separator: "\n")
         return SHA256.hash(data: Data(text.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
     }
 }
@@ -58,10 +62,10 @@ struct StepCookie: Sendable {
     }
 
     /// The step `request`'s browser is at in the login `form` carries, if any.
-    func step(in request: Request, for form: AuthorizeForm) -> ShownStep? {
+    func step(in request: Request, for form: AuthorizeForm, names: [String] = AuthorizeForm.names) -> ShownStep? {
         guard let value = tokens.verified(cookie.secret(in: request)),
             let step = try? JSONDecoder().decode(ShownStep.self, from: Data(value.utf8)),
-            step.request == ShownStep.request(of: form)
+            step.request == ShownStep.request(of: form, names: names)
         else { return nil }
         return step
     }

@@ -75,7 +75,8 @@ struct Harness {
         try await send(path, .post, [.contentType: contentType], ByteBuffer(string: body))
     }
 
-    /// Posts a hosted page's form. A step that answers 303 to `GET /authorize/step` is followed
+    /// Posts a hosted page's form. A step that answers 303 to `GET /authorize/step` (or a link's
+    /// page to its own GET) is followed
     /// as a browser follows it (with the cookies it set); ``formCookies`` holds the cookies of both.
     func form(_ path: String, _ fields: [String: String], headers: HTTPFields = [:]) async throws -> TestResponse {
         var posted = headers
@@ -83,7 +84,8 @@ struct Harness {
         let body = fields.map { "\(Self.formEscape($0.key))=\(Self.formEscape($0.value))" }.joined(separator: "&")
         let response = try await send(path, .post, posted, ByteBuffer(string: body))
         let set = response.headers[values: .setCookie]
-        guard response.status == .seeOther, let location = response.headers[.location], location.hasPrefix("/authorize/step")
+        guard response.status == .seeOther, let location = response.headers[.location],
+            location.hasPrefix("/authorize/step") || location.hasPrefix("/passwordless/verify_redirect?")
         else {
             formCookies.values = set
             return response
