@@ -57,6 +57,10 @@ struct HostedPageTests {
             #expect(german.text.contains("<html lang=\"de\" dir=\"ltr\">") && german.text.contains("Code per E-Mail senden"))
             let spanish = try await h.get(base + "&ui_locales=es", headers: [.acceptLanguage: "de"])
             #expect(spanish.text.contains("<html lang=\"es\" dir=\"ltr\">"), "ui_locales comes first")
+            let portuguese = try await h.get(base, headers: [.acceptLanguage: "pt-PT"])
+            #expect(portuguese.text.contains("<html lang=\"pt-br\" dir=\"ltr\">"), "the language's one regional file")
+            let arabic = try await h.get(base + "&ui_locales=ar")
+            #expect(arabic.text.contains("<html lang=\"ar\" dir=\"rtl\">"))
             let unknown = try await h.get(base, headers: [.acceptLanguage: "fi, zh;q=0.8"])
             #expect(unknown.text.contains("<html lang=\"en\" dir=\"ltr\">") && unknown.text.contains("Email me a code"))
             for label in ["Email me a code", "Email me a link", "Sign in with a passkey", "Use a phone number instead"] {
