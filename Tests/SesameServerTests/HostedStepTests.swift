@@ -109,6 +109,9 @@ struct HostedStepTests {
             #expect(try await HostedLinkTests.status(h, cookie) == "approved")
             let other = try await h.get(link)
             #expect(!other.text.contains("You’re signed in on your other screen"), "only this browser's step")
+            // Elsewhere the link is spent, and its page offers to start that login again.
+            #expect(other.text.contains("Send a new link") && other.text.contains("/authorize?"))
+            #expect(other.text.contains("login_hint=ana"))
         }
     }
 

@@ -11,7 +11,12 @@ extension BrowserLoginPages {
         case .invalidRequest(let text):
             return view.message(heading, view.text(Self.requestErrorKey(text)), isError: true, status: .badRequest)
         case .linkExpired:
-            return view.message(heading, view.text("link_expired"), isError: true, status: .badRequest)
+            // A link of a login that names its callback can start that login again.
+            let email = form.values["email"]
+            let again = form.redirectURI.map { _ in
+                (view.text("link_send_new"), form.authorizeURL(["connection": "email", "login_hint": email]))
+            }
+            return view.message(heading, view.text("link_expired"), isError: true, action: again, status: .badRequest)
         case .linkWaitExpired, .linkDenied:
             // The end of this browser's own wait: a step of its login, with the next step.
             guard let step = shown(.message(message), view, form) else { return view.message(heading, nil, isError: true) }
