@@ -31,8 +31,11 @@ struct HostedPageTests {
             var fields = try await Self.addressForm(h, username: "ana@example.com")
             let token = try #require(fields["csrf_token"])
             fields["csrf_token"] = nil
+            fields["username"] = "attacker@example.com"
             let missing = try await h.form("/authorize/start", fields)
             #expect(missing.status == .forbidden && missing.text.contains("This page had expired"))
+            #expect(!missing.text.contains("attacker@example.com"), "a forged post fills in nothing")
+            fields["username"] = "ana@example.com"
             fields["csrf_token"] = Base64URL.encode(SHA256.hash(data: Data("guess".utf8)))
             #expect(try await h.form("/authorize/start", fields).status == .forbidden)
             // The right token with another browser's cookie (the attacker's own) is refused too.

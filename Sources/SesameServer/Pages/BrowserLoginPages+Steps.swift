@@ -10,7 +10,9 @@ extension BrowserLoginPages {
     func shown(_ page: BrowserPage, _ view: PageView, _ form: AuthorizeForm) -> ShownStep? {
         switch page {
         case .identifier(let step):
-            var shown = ShownStep(kind: .identifier, channel: step.channel.rawValue, recipient: form.values["username"] ?? "")
+            // A forged post's address is not kept: another site must not fill in this browser's form.
+            let typed = step.problem == .forgedForm ? "" : form.values["username"] ?? ""
+            var shown = ShownStep(kind: .identifier, channel: step.channel.rawValue, recipient: typed)
             shown.offersOtherChannel = step.offersOtherChannel
             shown.offersPasskeys = step.offersPasskeys
             return alerted(shown, step.problem, view)
