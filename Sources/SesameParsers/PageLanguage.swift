@@ -14,16 +14,26 @@ package enum PageLanguage {
     }
 
     /// The first of `wanted` (language tags, best first) that is `available`, itself or by
-    /// its primary language (`fr-CA` → `fr`).
+    /// its primary language (`fr-CA` → `fr`), else by a regional file of that language
+    /// (`pt` or `pt-PT` → `pt-br` when that is the only Portuguese).
     package static func match(_ wanted: [String], available: Set<String>) -> String? {
         for tag in wanted {
             let tag = tag.lowercased().replacingOccurrences(of: "_", with: "-")
             if available.contains(tag) { return tag }
-            if let primary = tag.split(separator: "-").first.map(String.init), available.contains(primary) {
-                return primary
-            }
+            guard let primary = tag.split(separator: "-").first.map(String.init) else { continue }
+            if available.contains(primary) { return primary }
+            if let regional = available.filter({ $0.hasPrefix(primary + "-") }).min() { return regional }
         }
         return nil
+    }
+
+    /// The languages written right to left that a page may be in (`dir="rtl"`).
+    package static let rightToLeft: Set<String> = ["ar", "fa", "he", "ur"]
+
+    /// `rtl` or `ltr`, for `<html dir>`.
+    package static func direction(of language: String) -> String {
+        let primary = language.split(separator: "-").first.map(String.init) ?? language
+        return rightToLeft.contains(primary) ? "rtl" : "ltr"
     }
 
     /// `Accept-Language` tags, best first (RFC 9110 §12.5.4); `q=0` means "not this one".

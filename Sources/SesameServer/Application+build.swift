@@ -129,7 +129,10 @@ public func buildRouter(
     AssetsController(assets: pages.assets).register(on: router)
     let linkCookie = BrowserCookie("sesame_link", settings: sesame.settings)
     let loginPages = BrowserLoginPages(
-        pages: hosted, sessionCookie: cookie, linkCookie: linkCookie, clock: sesame.clock, proxies: proxies)
+        pages: hosted, sessionCookie: cookie, linkCookie: linkCookie,
+        stepCookie: StepCookie(settings: sesame.settings, tokens: sesame.formTokens),
+        declines: PasskeyDeclines(settings: sesame.settings, tokens: sesame.formTokens, clock: sesame.clock),
+        clock: sesame.clock, proxies: proxies)
     MagicLinkController(browserLogin: sesame.browserLogin, pages: loginPages).register(on: router)
     AuthorizeController(browserLogin: sesame.browserLogin, linkRequests: sesame.linkRequests, pages: loginPages)
         .register(on: router)

@@ -37,6 +37,28 @@ enum ChallengeChecks {
             try await expect(attempt?.id == "new", "the attempt goes to the newest challenge")
             try await expect(!(try await store.consumeChallenge(id: "old", at: clock.now())), "the older one is superseded")
         },
+        ConformanceCheck("challenges: a code a newer one retired is told from a used or unknown one") { store, clock in
+            let old = Array(repeating: UInt8(7), count: 32)
+            var used = Fixture.challenge(id: "used", recipient: "bo@example.com", at: clock.now())
+            used.secretHash = Array(repeating: 9, count: 32)
+            try await store.createChallenge(used)
+            try await store.createChallenge(Fixture.challenge(id: "old", at: clock.now()))
+            _ = try await store.consumeChallenge(id: "used", at: clock.now())
+            clock.advance(by: 1)
+            var newer = Fixture.challenge(id: "new", at: clock.now())
+            newer.secretHash = Array(repeating: 8, count: 32)
+            try await store.createChallenge(newer)
+            clock.advance(by: 1)
+            try await store.createChallenge(Fixture.challenge(id: "bo-new", recipient: "bo@example.com", at: clock.now()))
+            func superseded(_ recipient: String, _ hash: [UInt8]) async throws -> Bool {
+                try await store.isSuperseded(connection: "email", recipient: recipient, secretHashes: [hash])
+            }
+            try await expect(try await superseded("ana@example.com", old), "the retired code is superseded")
+            try await expect(!(try await superseded("ana@example.com", newer.secretHash)), "the live code is not")
+            try await expect(!(try await superseded("ana@example.com", used.secretHash)), "another's code is not")
+            try await expect(!(try await superseded("bo@example.com", used.secretHash)), "a used code is not")
+            try await expect(!(try await superseded("carl@example.com", old)), "an unknown recipient has none")
+        },
         ConformanceCheck("challenges: expiry and garbage collection") { store, clock in
             try await store.createChallenge(Fixture.challenge(id: "c1", at: clock.now(), lifetime: 180))
             try await store.createChallenge(

@@ -123,6 +123,23 @@ extension SQLStorage: ChallengeRepository {
         }
     }
 
+    public func isSuperseded(connection: String, recipient: String, secretHashes: [[UInt8]]) async throws -> Bool {
+        guard !secretHashes.isEmpty else { return false }
+        let hashes = SQLList(secretHashes.map { SQLBind(Data($0)) })
+        // A retired challenge's consumption is its successor's creation (``retireOlder(than:)``).
+        return try await executor.read { db in
+            try await db.raw(
+                """
+                SELECT c.id FROM challenges c WHERE c.connection = \(bind: connection) AND c.recipient = \(bind: recipient)
+                AND c.secret_hash IN (\(hashes)) AND EXISTS (SELECT 1 FROM challenges n
+                  WHERE n.connection = c.connection AND n.recipient = c.recipient AND n.seq > c.seq
+                  AND n.created_at = c.consumed_at)
+                LIMIT 1
+                """
+            ).first() != nil
+        }
+    }
+
     public func refundAttempt(challengeID: String) async throws {
         try await executor.write { db in
             try await db.raw("UPDATE challenges SET attempts = attempts - 1 WHERE id = \(bind: challengeID) AND attempts > 0")

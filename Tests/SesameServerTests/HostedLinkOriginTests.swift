@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import SesameCore
+import SesameStorageConformance
 import Testing
 
 /// What the two screens of a cross-device link tell the person: where the request came from,
@@ -48,7 +49,7 @@ struct HostedLinkOriginTests {
         }
     }
 
-    @Test("a refused link: the waiting page's fallback says so and offers to start again")
+    @Test("a refused link: the waiting page's fallback says so and offers a new link or a code at once")
     func deniedLinkOffersRestart() async throws {
         try await Harness.run { h in
             let (page, cookie, link) = try await HostedLinkTests.askForLink(h)
@@ -56,7 +57,15 @@ struct HostedLinkOriginTests {
             _ = try await h.form("/passwordless/verify_redirect/deny", fields)
             let finish = try await h.form(
                 "/authorize/link/complete", AuthorizeTests.hiddenFields(page.text), headers: [.cookie: cookie])
-            #expect(finish.text.contains("refused on the other device") && finish.text.contains("Start again"))
+            #expect(finish.status == .forbidden && finish.text.contains("refused on the other device"))
+            #expect(finish.text.contains("Send a new link") && finish.text.contains("Use a code instead"))
+            #expect(!finish.text.contains("id=\"match-code\""), "no number left to type")
+            var again = AuthorizeTests.hiddenFields(finish.text)
+            again["send"] = "link"
+            #expect(again["username"] == "ana@example.com")
+            let restarted = try await h.form("/authorize/start", again)
+            #expect(restarted.text.contains("id=\"match-code\""), "a new link is on its way")
+            #expect(h.sender.sent(to: "ana@example.com").count == 2)
         }
     }
 }

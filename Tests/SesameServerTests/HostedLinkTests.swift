@@ -15,7 +15,7 @@ struct HostedLinkTests {
         var fields = try await HostedPageTests.addressForm(h, username: email)
         fields["send"] = "link"
         let page = try await h.form("/authorize/start", fields)
-        let cookie = try #require(page.headers[values: .setCookie].first { $0.contains("sesame_link=") })
+        let cookie = try #require(h.formCookies.values.first { $0.contains("sesame_link=") })
         let link = try #require(h.sender.sent(to: email).last?.link)
         return (page, String(cookie.prefix { $0 != ";" }), String(link.dropFirst("https://login.example.com".count)))
     }

@@ -31,8 +31,11 @@ struct HostedPageTests {
             var fields = try await Self.addressForm(h, username: "ana@example.com")
             let token = try #require(fields["csrf_token"])
             fields["csrf_token"] = nil
+            fields["username"] = "attacker@example.com"
             let missing = try await h.form("/authorize/start", fields)
             #expect(missing.status == .forbidden && missing.text.contains("This page had expired"))
+            #expect(!missing.text.contains("attacker@example.com"), "a forged post fills in nothing")
+            fields["username"] = "ana@example.com"
             fields["csrf_token"] = Base64URL.encode(SHA256.hash(data: Data("guess".utf8)))
             #expect(try await h.form("/authorize/start", fields).status == .forbidden)
             // The right token with another browser's cookie (the attacker's own) is refused too.
@@ -52,13 +55,17 @@ struct HostedPageTests {
         try await Harness.run { h in
             let base = AuthorizeTests().authorizeQuery(h)
             let french = try await h.get(base + "&ui_locales=fr-CA%20en")
-            #expect(french.text.contains("<html lang=\"fr\">") && french.text.contains("Adresse e‑mail"))
+            #expect(french.text.contains("<html lang=\"fr\" dir=\"ltr\">") && french.text.contains("Adresse e‑mail"))
             let german = try await h.get(base, headers: [.acceptLanguage: "de-DE,de;q=0.9,en;q=0.5"])
-            #expect(german.text.contains("<html lang=\"de\">") && german.text.contains("Code per E-Mail senden"))
+            #expect(german.text.contains("<html lang=\"de\" dir=\"ltr\">") && german.text.contains("Code per E-Mail senden"))
             let spanish = try await h.get(base + "&ui_locales=es", headers: [.acceptLanguage: "de"])
-            #expect(spanish.text.contains("<html lang=\"es\">"), "ui_locales comes first")
-            let unknown = try await h.get(base, headers: [.acceptLanguage: "ja, zh;q=0.8"])
-            #expect(unknown.text.contains("<html lang=\"en\">") && unknown.text.contains("Email me a code"))
+            #expect(spanish.text.contains("<html lang=\"es\" dir=\"ltr\">"), "ui_locales comes first")
+            let portuguese = try await h.get(base, headers: [.acceptLanguage: "pt-PT"])
+            #expect(portuguese.text.contains("<html lang=\"pt-br\" dir=\"ltr\">"), "the language's one regional file")
+            let arabic = try await h.get(base + "&ui_locales=ar")
+            #expect(arabic.text.contains("<html lang=\"ar\" dir=\"rtl\">"))
+            let unknown = try await h.get(base, headers: [.acceptLanguage: "fi, zh;q=0.8"])
+            #expect(unknown.text.contains("<html lang=\"en\" dir=\"ltr\">") && unknown.text.contains("Email me a code"))
             for label in ["Email me a code", "Email me a link", "Sign in with a passkey", "Use a phone number instead"] {
                 #expect(unknown.text.contains(label), "\(label)")
             }
@@ -134,14 +141,14 @@ struct HostedPageTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(#"{"email_code": "Mail me a code, {{app}}"}"#.utf8)
             .write(to: directory.appendingPathComponent("locales/en.json"))
-        try Data(#"{"language": "Nederlands", "email_code": "Stuur mij een code"}"#.utf8)
-            .write(to: directory.appendingPathComponent("locales/nl.json"))
+        try Data(#"{"language": "Svenska", "email_code": "Skicka en kod till mig"}"#.utf8)
+            .write(to: directory.appendingPathComponent("locales/sv.json"))
         let pages = try PageTemplates.load(overrides: directory.path)
         try await Harness.run(pages: pages) { h in
             let english = try await h.get(AuthorizeTests().authorizeQuery(h)).text
             #expect(english.contains("Mail me a code, ") && english.contains("Email me a link"))
-            let dutch = try await h.get(AuthorizeTests().authorizeQuery(h), headers: [.acceptLanguage: "nl"]).text
-            #expect(dutch.contains("Stuur mij een code") && dutch.contains("Email me a link"), "English fills the gaps")
+            let swedish = try await h.get(AuthorizeTests().authorizeQuery(h), headers: [.acceptLanguage: "sv"]).text
+            #expect(swedish.contains("Skicka en kod till mig") && swedish.contains("Email me a link"), "English fills the gaps")
         }
         try Data("{{#unclosed}}".utf8).write(to: directory.appendingPathComponent("login.mustache"))
         #expect(throws: (any Error).self) { try PageTemplates.load(overrides: directory.path) }
@@ -200,7 +207,7 @@ struct HostedPageTests {
         var codeFields = AuthorizeTests.hiddenFields(try await h.form("/authorize/start", fields).text)
         codeFields["otp"] = h.code(for: "ana@example.com")
         let response = try await h.form("/authorize/verify", codeFields)
-        let cookie = try #require(response.headers[values: .setCookie].first { $0.contains("sesame_session=") })
+        let cookie = try #require(h.formCookies.values.first { $0.contains("sesame_session=") })
         return (String(cookie.prefix { $0 != ";" }), response)
     }
 }

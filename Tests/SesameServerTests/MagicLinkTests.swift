@@ -102,7 +102,7 @@ struct MagicLinkTests {
             let path = try await sendLink(h).replacingOccurrences(of: Self.callback, with: "https://evil.example/steal")
             #expect(path.contains("evil.example"))
             let page = try await h.get(path)
-            #expect(page.status == .badRequest && page.text.contains("not an allowed callback URL"))
+            #expect(page.status == .badRequest && page.text.contains("does not allow signing in to return to this address"))
             let post = try await confirm(h, path)
             #expect(post.status == .badRequest && post.headers[.location] == nil)
         }

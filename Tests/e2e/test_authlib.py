@@ -40,9 +40,14 @@ def sign_in_on_the_page(sesame, authorization_url: str, email: str) -> str:
     fields["otp"] = sesame.last_code(email)
     answer = browser.post(urljoin(authorization_url, "/authorize/verify"), data=fields, allow_redirects=False,
                           timeout=10)
+    if answer.status_code == 303 and answer.headers["location"].startswith("/authorize/step"):
+        answer = browser.get(urljoin(authorization_url, answer.headers["location"]), timeout=10)
     if answer.status_code == 200:  # the passkey offer: "Not now" continues from the new session
         skip = re.search(r'id="skip" href="([^"]+)"', answer.text).group(1)
         answer = browser.get(urljoin(authorization_url, html.unescape(skip)), allow_redirects=False, timeout=10)
+        if answer.headers["location"].startswith("/authorize?"):
+            answer = browser.get(urljoin(authorization_url, answer.headers["location"]), allow_redirects=False,
+                                 timeout=10)
     assert answer.status_code == 303, answer.text
     return answer.headers["location"]
 

@@ -536,8 +536,13 @@ def test_a_wrong_number_refuses_the_sign_in(sesame, browser, app):
     assert waiting.locator("#match-code").is_hidden() and waiting.locator("#link-form").is_hidden()
     shot(waiting, "hosted-link-refused")
 
-    # The link is dead now, even with the right number.
-    again = other.new_page()
+    # Reloading the stranger's page shows how it ended again; it posts nothing.
+    stranger.reload()
+    assert stranger.inner_text("h1") == text("en", "match_denied_heading")
+
+    # The link is dead now, even with the right number (on yet another device).
+    third = browser.new_context()
+    again = third.new_page()
     again.goto(link)
     shot(again, "hosted-link-after-refusal")
     if again.locator("#match").count():
@@ -552,6 +557,7 @@ def test_a_wrong_number_refuses_the_sign_in(sesame, browser, app):
     assert waiting.url.startswith(server(sesame))
     asking.close()
     other.close()
+    third.close()
 
 
 # -- 9. branding ---------------------------------------------------------
@@ -619,4 +625,152 @@ def test_sms_form_with_a_national_number(sesame_factory, browser):
     page.goto(authorize_url(sesame, challenge, connection="sms"))
     page.click(".links a.link")
     page.wait_for_selector("#username[type=email]")
+    context.close()
+
+
+# -- 11. Post/Redirect/Get: Reload and Back never send again, never strand -----
+def messages_to(sesame, recipient: str) -> list:
+    return [message for message in sesame.outbox() if message["recipient"] == recipient]
+
+
+def test_reload_on_the_code_page_sends_nothing_and_back_lands_on_a_usable_page(sesame, browser, app):
+    context, page, verifier, callback = open_authorize(sesame, browser, app, "st-reload")
+    code = ask_for_code(page, sesame, "rea@example.com")
+    assert urlsplit(page.url).path == "/authorize/step", page.url
+    page.reload()
+    page.wait_for_selector("input#otp")
+    assert "rea@example.com" in page.inner_text("p.intro")
+    assert len(messages_to(sesame, "rea@example.com")) == 1, "Reload must not send a second code"
+
+    enter_code(page, code)  # the code already in the inbox still works
+    page.wait_for_selector("a#skip")
+    page.click("a#skip")
+    assert query_of(wait_arrival(page, app))["state"] == "st-reload"
+
+    # Back from the application: a page that says the sign-in is done and continues.
+    page.go_back()
+    page.wait_for_selector("h1")
+    assert page.inner_text("h1") == text("en", "signed_in_heading"), page.inner_text("main")
+    shot(page, "hosted-back-after-sign-in")
+    page.click("a.button.primary")
+    page.wait_for_url(lambda url: urlsplit(url).path == "/callback")
+    assert len(app.arrivals()) == 2 and query_of(app.arrivals()[1])["state"] == "st-reload"
+
+    # "Not now" is remembered for this person in this browser: no offer at the next code login.
+    page.goto(f"{server(sesame)}/v2/logout")
+    page.click("#logout-confirm")
+    page.wait_for_selector("text=" + text("en", "signed_out_heading"))
+    app.hits.clear()
+    page.goto(authorize_url(sesame, pkce()[1], state="st-again", redirect_uri=callback))
+    enter_code(page, ask_for_code(page, sesame, "rea@example.com"))
+    assert query_of(wait_arrival(page, app))["state"] == "st-again"
+    context.close()
+
+
+def test_reload_on_the_link_waiting_page_sends_no_second_link(sesame, browser, app):
+    context, waiting, verifier, callback = open_authorize(sesame, browser, app, "st-link-reload")
+    match = ask_for_link(waiting, "rel@example.com")
+    waiting.reload()
+    waiting.wait_for_selector("#match-code")
+    assert waiting.inner_text("#match-code").strip() == match
+    assert len(messages_to(sesame, "rel@example.com")) == 1, "Reload must not send a second link"
+
+    tab = context.new_page()
+    tab.goto(sesame.last_message("rel@example.com")["link"])
+    tab.locator("button.primary", has_text=text("en", "confirm_button")).click()
+    assert query_of(wait_arrival(tab, app))["state"] == "st-link-reload"
+
+    # The waiting page, reloaded (or reached by Back) after the sign-in, offers to continue.
+    waiting.reload()
+    waiting.wait_for_selector("h1")
+    assert waiting.inner_text("h1") == text("en", "signed_in_heading")
+    context.close()
+
+
+def test_sms_code_page_reload_grouped_code_and_wording(sesame, browser, app):
+    context, page, verifier, callback = open_authorize(sesame, browser, app, "st-sms", connection="sms")
+    number = "+447700900456"
+    code = ask_for_code(page, sesame, number)
+    assert page.inner_text(".links a.link") == text("en", "different_number")
+    page.reload()
+    page.wait_for_selector("input#otp")
+    assert len(messages_to(sesame, number)) == 1, "Reload must not send a second text"
+
+    # Typed as people copy it from a message: spaces and dashes are ignored on the page.
+    enter_code(page, f"{code[:3]} {code[3:]}".replace(" ", " - ", 1))
+    page.wait_for_selector("a#skip")
+    page.click("a#skip")
+    assert query_of(wait_arrival(page, app))["state"] == "st-sms"
+    context.close()
+
+
+# -- 12. a superseded code is not called a typo -------------------------------
+def test_a_code_replaced_by_a_newer_one_says_so(sesame, browser, app):
+    context, page, verifier, callback = open_authorize(sesame, browser, app, "st-newer")
+    first = ask_for_code(page, sesame, "sup@example.com")
+    page.click("button.link")  # "Send a new code"
+    page.wait_for_selector("p.notice")
+    newest = sesame.last_code("sup@example.com")
+    assert newest != first
+    enter_code(page, first)
+    page.wait_for_selector("#alert:not(:empty)")
+    assert page.inner_text("#alert") == text("en", "code_superseded")
+    enter_code(page, newest)
+    page.wait_for_selector("a#skip")
+    context.close()
+
+
+# -- 13. tab title, favicon ------------------------------------------------------
+def test_title_is_escaped_once_and_the_page_has_a_favicon(sesame, browser):
+    shop = sesame.cli_json("admin", "apps", "create", "--name", "Ben & Jerry's", "--type", "spa",
+                           "--callback", CALLBACK)
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(authorize_url(sesame, pkce()[1], client_id=shop["client_id"]))
+    assert page.title() == "Sign in to Ben & Jerry's"
+    icon = page.get_attribute("link[rel=icon]", "href")
+    answer = requests.get(server(sesame) + icon, timeout=10)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg+xml")
+    context.close()
+
+
+# -- 14. every language, right to left ---------------------------------------------
+def test_every_locale_file_has_exactly_the_english_keys():
+    english = set(strings("en"))
+    for file in sorted(LOCALES.glob("*.json")):
+        keys = set(json.loads(file.read_text()))
+        assert keys == english, f"{file.name}: missing {sorted(english - keys)}, extra {sorted(keys - english)}"
+
+
+def test_the_arabic_page_is_laid_out_right_to_left(sesame, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(authorize_url(sesame, pkce()[1], ui_locales="ar"))
+    assert page.get_attribute("html", "dir") == "rtl" and page.get_attribute("html", "lang") == "ar"
+    assert page.inner_text("h1") == text("ar", "login_heading", app=APP)
+    label = page.locator("label[for=username]").evaluate(
+        "e => { const r = document.createRange(); r.selectNodeContents(e); const t = r.getBoundingClientRect(); "
+        "const b = e.getBoundingClientRect(); return [t.left - b.left, b.right - t.right]; }")
+    assert label[1] < 1 < label[0], f"the label starts at the right edge: {label}"
+    page.fill("#username", "ar@example.com")
+    page.click("button[name=send][value=code]")
+    page.wait_for_selector("#otp")
+    assert page.get_attribute("html", "dir") == "rtl"
+    resend = page.locator(".links button.link").bounding_box()
+    other = page.locator(".links a.link").bounding_box()
+    assert resend["x"] > other["x"], f"the first link is on the right: {resend} {other}"
+    shot(page, "hosted-code-ar")
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["ja", "pt-BR", "it", "nl", "pl"])
+def test_the_new_languages_show_and_still_send_an_email(sesame, browser, language):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(authorize_url(sesame, pkce()[1], ui_locales=language))
+    assert page.get_attribute("html", "lang").lower() == language.lower()
+    assert page.inner_text("h1") == text(language, "login_heading", app=APP)
+    code = ask_for_code(page, sesame, f"{language.lower()}@example.com")
+    assert code.isdigit(), "the message carries a code in a language it has"
+    assert page.inner_text("h1") == text(language, "code_heading")
     context.close()

@@ -88,6 +88,10 @@ public protocol ChallengeRepository: Sendable {
     /// tell a client why a code failed after ``attemptChallenge(connection:recipient:at:within:consumeIf:)``
     /// found none live.
     func newestChallenge(connection: String, recipient: String) async throws -> Challenge?
+    /// Whether a challenge of the recipient whose stored hash is one of `secretHashes` was
+    /// retired by a newer one (``createChallenge(_:)``), not used or left to expire: a code
+    /// from before "Send a new code" (or a second tab, a double submit). Nothing is counted.
+    func isSuperseded(connection: String, recipient: String, secretHashes: [[UInt8]]) async throws -> Bool
     /// Gives back one attempt (a correct check that did not consume the code).
     func refundAttempt(challengeID: String) async throws
     /// Marks a challenge consumed. True for exactly one of any number of concurrent callers.

@@ -77,4 +77,6 @@ public enum SecretPurpose: String, Sendable {
     case linkRequest = "link_request"
     /// The signed link of an export's file (``JobFileLinks``).
     case jobFile = "job_file"
+    /// A value the hosted pages keep in a cookie and read back (``FormTokens/signed(_:)``).
+    case pageCookie = "page_cookie"
 }

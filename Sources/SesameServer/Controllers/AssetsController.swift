@@ -43,6 +43,7 @@ struct PageAssets: Sendable {
                 switch url.pathExtension {
                 case "css": "text/css; charset=utf-8"
                 case "js": "text/javascript; charset=utf-8"
+                case "svg": "image/svg+xml"
                 default: "application/octet-stream"
                 }
             files[url.lastPathComponent] = File(contentType: type, bytes: Array(try Data(contentsOf: url)))

@@ -10,6 +10,18 @@ extension AuthorizeController {
         router.post("/authorize/passkey/challenge", use: passkeyChallenge)
         router.post("/authorize/passkey/enroll/options", use: enrollmentOptions)
         router.post("/authorize/passkey/enroll", use: enroll)
+        router.get("/authorize/passkey/later", use: later)
+    }
+
+    /// "Not now" on the offer: remembered for this person in this browser for 30 days, then
+    /// on to the application from the session the login began.
+    @Sendable func later(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = AuthorizeForm.query(of: request)
+        var response = Responses.redirect(form.continueURL)
+        if let user = try await browserLogin.signedInUser(pages.browser(request, context)) {
+            response.setCookie(pages.declines.declining(user.userID, in: request))
+        }
+        return response
     }
 
     /// A passkey answer posted by `passkey.js`: on success the application's callback with a

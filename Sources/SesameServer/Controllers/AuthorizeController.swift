@@ -19,6 +19,7 @@ struct AuthorizeController {
         router.get("/authorize", use: show)
         router.post("/authorize/start", use: start)
         router.post("/authorize/verify", use: verify)
+        router.get("/authorize/step", use: step)
         registerPasskeys(on: router)
         registerLinks(on: router)
     }
@@ -26,9 +27,7 @@ struct AuthorizeController {
     /// Answers at once from the browser's session when it can (single sign-on, `prompt=none`),
     /// otherwise shows the address form.
     @Sendable func show(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        // Decoded as a form, so "+" is a space (`scope=openid+email`, a state with spaces).
-        let query = FormDecoding.decode(request.uri.query ?? "")
-        let form = AuthorizeForm(query.filter { AuthorizeForm.names.contains($0.key) && !$0.value.isEmpty })
+        let form = AuthorizeForm.query(of: request)
         let outcome = try await browserLogin.run(.authorize(form.authorization), from: pages.browser(request, context))
         return pages.response(outcome, request, form: form)
     }
@@ -45,20 +44,45 @@ struct AuthorizeController {
         return try await run(.start(form.authorization, start), request, context, form)
     }
 
-    /// The code step's answer.
+    /// The code step's answer. The code is read as people copy it from a message (`792 936`,
+    /// `792-936`); the Authentication API keeps Auth0's exact comparison.
     @Sendable func verify(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = AuthorizeForm(try await Self.formValues(request, context))
         let credentials = PasswordlessCredentials(
-            connection: form.values["realm"], username: form.values["username"], code: form.values["otp"])
+            connection: form.values["realm"], username: form.values["username"], code: form.values["otp"].map(Self.typedCode))
         return try await run(.verifyCode(form.authorization, credentials), request, context, form)
     }
 
-    /// Runs a posted step and renders its outcome.
+    /// Runs a posted step; the page it leads to is a GET (``step(_:context:)``).
     func run(
         _ command: BrowserLogin.Command, _ request: Request, _ context: SesameRequestContext, _ form: AuthorizeForm
     ) async throws -> Response {
         let outcome = try await browserLogin.run(command, from: pages.browser(request, context, values: form.values))
-        return pages.response(outcome, request, form: form)
+        return pages.redirected(outcome, request, form: form)
+    }
+
+    /// The page a posted step led to, shown again as often as the browser asks (Reload, Back)
+    /// without sending anything. With no step kept for this request, a browser signed in
+    /// meanwhile is offered to continue; any other starts from the address form.
+    @Sendable func step(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = AuthorizeForm.query(of: request)
+        let uiLocales = form.parameters.uiLocales
+        if let step = pages.stepCookie.step(in: request, for: form) {
+            let application = await browserLogin.reshownApplication(form.authorization)
+            return pages.render(step, pages.pages.view(request, application: application, uiLocales: uiLocales), form)
+        }
+        guard try await browserLogin.signedInUser(pages.browser(request, context)) != nil else {
+            return Responses.redirect(form.authorizeURL())
+        }
+        let application = await browserLogin.reshownApplication(form.authorization)
+        let view = pages.pages.view(request, application: application, uiLocales: uiLocales)
+        return view.message(
+            view.text("signed_in_heading"), view.text("signed_in_intro"), action: (view.text("continue"), form.continueURL))
+    }
+
+    /// A code as typed on the page, without the spaces and dashes people group its digits with.
+    static func typedCode(_ typed: String) -> String {
+        typed.filter { !$0.isWhitespace && !"-\u{2010}\u{2011}\u{2012}\u{2013}\u{2212}".contains($0) }
     }
 
     static func formValues(_ request: Request, _ context: SesameRequestContext) async throws -> [String: String] {

@@ -1,5 +1,7 @@
 import Foundation
+import Hummingbird
 import SesameCore
+import SesameParsers
 
 /// The authorize parameters a login page carries from step to step in hidden fields, and
 /// what the person typed or chose on the way.
@@ -37,18 +39,19 @@ struct AuthorizeForm {
         return parameters.connection == "sms" ? .sms : .email
     }
 
-    /// `/authorize` again with these parameters, `changes` applied (nil removes one). The
-    /// pages link here to start over or to continue from the browser session.
-    func authorizeURL(_ changes: [String: String?] = [:]) -> String {
+    /// `/authorize` (or `path`, a step of its page) again with these parameters, `changes`
+    /// applied (nil removes one). The pages link here to start over or to continue from the
+    /// browser session.
+    func authorizeURL(_ changes: [String: String?] = [:], path: String = "/authorize") -> String {
         var fields = hiddenFields.filter { changes[$0.0] == nil }
         for (name, value) in changes.sorted(by: { $0.key < $1.key }) {
             if let value { fields.append((name, value)) }
         }
         var components = URLComponents()
-        components.path = "/authorize"
+        components.path = path
         components.queryItems = fields.map { URLQueryItem(name: $0.0, value: $0.1) }
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return components.string ?? "/authorize"
+        return components.string ?? path
     }
 
     /// Continues to the application from the session just begun: the same request, but one
@@ -56,6 +59,13 @@ struct AuthorizeForm {
     var continueURL: String {
         let prompts = parameters.prompts.subtracting(["login", "create"]).sorted().joined(separator: " ")
         return authorizeURL(["prompt": prompts.isEmpty ? nil : prompts, "screen_hint": nil])
+    }
+
+    /// The authorize parameters of a page's query (a GET of the page or of one of its steps).
+    /// Decoded as a form, so "+" is a space (`scope=openid+email`, a state with spaces).
+    static func query(of request: Hummingbird.Request) -> AuthorizeForm {
+        let query = FormDecoding.decode(request.uri.query ?? "")
+        return AuthorizeForm(query.filter { names.contains($0.key) && !$0.value.isEmpty })
     }
 
     /// How the page reaches the person.

@@ -28,6 +28,10 @@ struct MagicLinkController {
         var values: [String: String] = [:]
         for name in Self.fields { values[name] = query.get(name) }
         let form = AuthorizeForm(values)
+        if let step = pages.stepCookie.step(in: request, for: form, names: Self.fields), step.kind == .linkPage {
+            let application = await browserLogin.reshownApplication(form.authorization)
+            return pages.render(step, pages.pages.view(request, application: application), form)
+        }
         let outcome = try await browserLogin.run(
             .openLink(form.authorization, requestID: values["request"]), from: pages.browser(request, context))
         return pages.response(outcome, request, form: form)
@@ -57,7 +61,16 @@ struct MagicLinkController {
         _ command: BrowserLogin.Command, _ request: Request, _ context: SesameRequestContext, _ form: AuthorizeForm
     ) async throws -> Response {
         let outcome = try await browserLogin.run(command, from: pages.browser(request, context, values: form.values))
-        return pages.response(outcome, request, form: form)
+        return pages.redirected(outcome, request, form: form, link: Self.linkURL(form))
+    }
+
+    /// The link's own page (`GET`), where its POST's end is shown again.
+    static func linkURL(_ form: AuthorizeForm) -> String {
+        var components = URLComponents()
+        components.path = "/passwordless/verify_redirect"
+        components.queryItems = fields.compactMap { name in form.values[name].map { URLQueryItem(name: name, value: $0) } }
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string ?? components.path
     }
 
     /// What the link's page posted: its secret, its request and the number typed.

@@ -66,13 +66,15 @@ struct WelcomeController {
         let query = request.uri.queryParameters
         let view = pages.view(request, application: nil)
         if let error = query.get("error") {
-            return page(view, error: "\(error): \(query.get("error_description") ?? "")", status: .badRequest)
+            // The alert takes finished HTML: what the server said, quoted.
+            let said = "\(error): \(query.get("error_description") ?? "")"
+            return page(view, error: HTMLText.escaped(said), status: .badRequest)
         }
         guard let code = query.get("code") else { return page(view) }
         guard let application = try await defaultApplication() else { return notSetUp(view) }
         let saved = savedState(request)?.split(separator: ".", maxSplits: 1)
         guard let saved, saved.count == 2, String(saved[0]) == query.get("state") else {
-            return page(view, error: "This sign-in was not started here: start again.", status: .badRequest)
+            return page(view, error: view.text("welcome_not_started"), status: .badRequest)
         }
         do {
             let answer = try await tokens.exchange(
@@ -88,7 +90,7 @@ struct WelcomeController {
             }
             return response
         } catch let error as SesameError {
-            return page(view, error: error.message, status: .badRequest)
+            return page(view, error: HTMLText.escaped(error.message), status: .badRequest)
         }
     }
 
@@ -114,8 +116,12 @@ struct WelcomeController {
     private func notSetUp(_ view: PageView) -> Response {
         page(
             view,
-            error: "The default application does not list \(callback) as a callback: add it with "
-                + "sesame admin apps update CLIENT_ID --callback \(callback) --logout-url \(callback)",
+            error: view.text(
+                "welcome_no_callback",
+                [
+                    "callback": callback,
+                    "command": "sesame admin apps update CLIENT_ID --callback \(callback) --logout-url \(callback)",
+                ]),
             status: .notFound)
     }
 

@@ -66,6 +66,7 @@ struct PageRenderer: Sendable {
         let table = strings[language] ?? strings[Self.fallbackLanguage] ?? [:]
         var context = values
         context["lang"] = language
+        context["dir"] = PageLanguage.direction(of: language)
         context["t"] = PageStrings(table: table, values: values)
         return library.render(context, withTemplate: template) ?? ""
     }

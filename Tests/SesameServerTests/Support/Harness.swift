@@ -21,6 +21,8 @@ struct Harness {
     let clientID: String
     /// The forgery-protection cookie, kept across requests as a browser keeps it.
     let formCookie = FormCookieJar()
+    /// Every `Set-Cookie` of the last ``form(_:_:headers:)``, the 303 it followed included.
+    let formCookies = FormCookieJar.List()
 
     /// Runs `body` against a fresh server.
     static func run(
@@ -73,11 +75,30 @@ struct Harness {
         try await send(path, .post, [.contentType: contentType], ByteBuffer(string: body))
     }
 
+    /// Posts a hosted page's form. A step that answers 303 to `GET /authorize/step` (or a link's
+    /// page to its own GET) is followed
+    /// as a browser follows it (with the cookies it set); ``formCookies`` holds the cookies of both.
     func form(_ path: String, _ fields: [String: String], headers: HTTPFields = [:]) async throws -> TestResponse {
-        var headers = headers
-        headers[.contentType] = "application/x-www-form-urlencoded"
+        var posted = headers
+        posted[.contentType] = "application/x-www-form-urlencoded"
         let body = fields.map { "\(Self.formEscape($0.key))=\(Self.formEscape($0.value))" }.joined(separator: "&")
-        return try await send(path, .post, headers, ByteBuffer(string: body))
+        let response = try await send(path, .post, posted, ByteBuffer(string: body))
+        let set = response.headers[values: .setCookie]
+        guard response.status == .seeOther, let location = response.headers[.location],
+            location.hasPrefix("/authorize/step") || location.hasPrefix("/passwordless/verify_redirect?")
+        else {
+            formCookies.values = set
+            return response
+        }
+        var followed = headers
+        let cookies = set.map { String($0.prefix { $0 != ";" }) }.filter { !$0.hasPrefix(FormCookieJar.name + "=") }
+        if !cookies.isEmpty {
+            let added = cookies.joined(separator: "; ")
+            followed[.cookie] = followed[.cookie].map { "\($0); \(added)" } ?? added
+        }
+        let page = try await get(location, headers: followed)
+        formCookies.values = set + page.headers[values: .setCookie]
+        return page
     }
 
     func get(_ path: String, headers: HTTPFields = [:]) async throws -> TestResponse {
@@ -89,19 +110,22 @@ struct Harness {
     }
 
     /// After a code login the page offers a passkey; this follows "Not now" with the session
-    /// just begun, as the browser would, and returns the application's answer. Other
-    /// responses are returned as they are.
+    /// just begun, as the browser would (to `/authorize` again), and returns the application's
+    /// answer. Other responses are returned as they are.
     func finishHosted(_ response: TestResponse, headers: HTTPFields = [:]) async throws -> TestResponse {
         guard response.status == .ok, response.text.contains("id=\"enroll-form\""),
             let start = response.text.range(of: "id=\"skip\" href=\"")
         else { return response }
         let href = String(response.text[start.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
-        let session = response.headers[values: .setCookie].first { $0.contains("sesame_session=") }.map {
-            String($0.prefix { $0 != ";" })
-        }
+        let session = (response.headers[values: .setCookie] + formCookies.values).first { $0.contains("sesame_session=") }
+            .map { String($0.prefix { $0 != ";" }) }
         var headers = headers
         if let session { headers[.cookie] = session }
-        return try await get(href, headers: headers)
+        let later = try await get(href, headers: headers)
+        guard later.status == .seeOther, let next = later.headers[.location], next.hasPrefix("/authorize?") else {
+            return later
+        }
+        return try await get(next, headers: headers)
     }
 
     /// Sends a request with the forgery-protection cookie added, and keeps a new one.
@@ -204,6 +228,17 @@ extension TestResponse {
 /// The hosted pages' forgery-protection cookie of the test browser (`__Host-` on the https issuer).
 final class FormCookieJar: Sendable {
     static let name = "__Host-sesame_csrf"
+
+    /// Cookies a response set.
+    final class List: Sendable {
+        private let stored = Mutex<[String]>([])
+
+        var values: [String] {
+            get { stored.withLock { $0 } }
+            set { stored.withLock { $0 = newValue } }
+        }
+    }
+
     private let stored = Mutex<String?>(nil)
 
     var value: String? {

@@ -24,7 +24,9 @@ extension BrowserLogin {
                 try await signIn($0, offeringPasskey: offers, target, authorization, browser)
             }
         } catch let error as SesameError where [.wrongCredential, .malformedRequest].contains(error.refusal) {
-            return codeStep(application, authorization, credentials, .wrongCode(Self.codeRefusal(error)))
+            var refusal = Self.codeRefusal(error)
+            if refusal == .wrong, try await passwordless.isSuperseded(credentials) { refusal = .superseded }
+            return codeStep(application, authorization, credentials, .wrongCode(refusal))
         }
     }
 

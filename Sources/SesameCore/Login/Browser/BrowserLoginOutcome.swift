@@ -51,6 +51,8 @@ public enum CodeRefusal: Sendable, Equatable {
     case expired
     /// The code took its last wrong guess: ask for a new one.
     case usedUp
+    /// A code a newer one replaced ("Send a new code", a second tab): use the newest.
+    case superseded
 }
 
 /// The address form: which channel it shows and what else it offers.

@@ -151,6 +151,18 @@ public struct PasswordlessLogin: Sendable, LoginService {
         return newest.expiresAt <= clock.now() ? wrong.because(CodeFault.expired) : wrong
     }
 
+    /// Whether a refused code is one a newer code replaced ("Send a new code", a second tab, a
+    /// double submit): the hosted page then says so, instead of calling it a typo. The
+    /// Authentication API does not ask (Auth0 gives a superseded code no reason).
+    func isSuperseded(_ credentials: PasswordlessCredentials) async throws -> Bool {
+        guard let code = credentials.code, let name = credentials.connection,
+            let connection = try await storage.connection(name: name),
+            let recipient = credentials.username.flatMap({ normalize($0, for: connection) })
+        else { return false }
+        return try await storage.isSuperseded(
+            connection: connection.name, recipient: recipient, secretHashes: hasher.candidates(code, purpose: .challenge))
+    }
+
     func wrongCode(_ connection: Connection, detail: String) -> SesameError {
         let noun = connection.strategy == .email ? "email" : "phone number"
         return .invalidGrant("Wrong \(noun) or verification code.", logDetail: detail)

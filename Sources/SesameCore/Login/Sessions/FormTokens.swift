@@ -29,4 +29,26 @@ public struct FormTokens: Sendable {
             SecretHasher.constantTimeEquals($0, presented)
         }
     }
+
+    /// `value` with its HMAC appended, for a cookie the hosted pages read back: the state of
+    /// a login step, a declined passkey offer. The browser holds the value but cannot make
+    /// or change one without the server's key.
+    public func signed(_ value: String) -> String {
+        Base64URL.encode(Array(value.utf8)) + "." + Base64URL.encode(hasher.hash(value, purpose: .pageCookie))
+    }
+
+    /// The value of a ``signed(_:)`` string whose HMAC holds (under the current or a previous
+    /// key); nil for anything else.
+    public func verified(_ signed: String?) -> String? {
+        let parts = signed?.split(separator: ".", omittingEmptySubsequences: false) ?? []
+        guard parts.count == 2, let bytes = Base64URL.decodeTolerant(String(parts[0])),
+            let mac = Base64URL.decodeTolerant(String(parts[1]))
+        else { return nil }
+        // Bytes that are not UTF-8 are repaired here, and then no longer match their HMAC.
+        let value = String(decoding: bytes, as: UTF8.self)
+        let genuine = hasher.candidates(value, purpose: .pageCookie).contains {
+            SecretHasher.constantTimeEquals($0, mac)
+        }
+        return genuine ? value : nil
+    }
 }

@@ -10,7 +10,7 @@
   const stop = text => {
     clearInterval(timer);
     status.textContent = "";
-    for (const id of ["match-code", "link-form"]) document.getElementById(id)?.setAttribute("hidden", "");
+    for (const id of ["match-label", "match-code", "link-form"]) document.getElementById(id)?.setAttribute("hidden", "");
     document.getElementById("link-restart")?.removeAttribute("hidden");
     const alert = document.getElementById("alert");
     alert.textContent = text;
@@ -24,7 +24,7 @@
     else if (answer.status === "denied") stop(form.dataset.denied);
     else if (answer.status === "completed") {
       clearInterval(timer);
-      for (const id of ["match-code", "link-form"]) document.getElementById(id)?.setAttribute("hidden", "");
+      for (const id of ["match-label", "match-code", "link-form"]) document.getElementById(id)?.setAttribute("hidden", "");
       status.textContent = form.dataset.elsewhere;
     }
     else if (answer.status === "expired") {
