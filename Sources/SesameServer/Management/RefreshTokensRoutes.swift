@@ -11,8 +11,8 @@ struct RefreshTokensRoutes: Sendable {
     let refreshTokens: RefreshTokenAdministration
 
     func register(on router: Router<SesameRequestContext>) {
-        UserHeldRoutes(
-            kind: "refresh-tokens", adminTokens: adminTokens, readScope: .readRefreshTokens,
+        let routes = UserHeldRoutes(
+            adminTokens: adminTokens, readScope: .readRefreshTokens,
             deleteScope: .deleteRefreshTokens,
             list: {
                 ManagementRefreshTokensBody(tokens: try await refreshTokens.list(userID: $0).map(ManagementRefreshTokenBody.init))
@@ -20,7 +20,11 @@ struct RefreshTokensRoutes: Sendable {
             endAll: { try await refreshTokens.revokeAll(userID: $0) },
             read: { ManagementRefreshTokenBody(try await refreshTokens.token($0)) },
             end: { try await refreshTokens.revoke($0) }
-        ).register(on: router)
+        )
+        router.get("/api/v2/users/:id/refresh-tokens", use: routes.userList)
+        router.delete("/api/v2/users/:id/refresh-tokens", use: routes.userEndAll)
+        router.get("/api/v2/refresh-tokens/:id", use: routes.one)
+        router.delete("/api/v2/refresh-tokens/:id", use: routes.endOne)
     }
 }
 

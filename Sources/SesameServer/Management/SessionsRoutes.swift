@@ -11,13 +11,17 @@ struct SessionsRoutes: Sendable {
     let sessions: SessionAdministration
 
     func register(on router: Router<SesameRequestContext>) {
-        UserHeldRoutes(
-            kind: "sessions", adminTokens: adminTokens, readScope: .readSessions, deleteScope: .deleteSessions,
+        let routes = UserHeldRoutes(
+            adminTokens: adminTokens, readScope: .readSessions, deleteScope: .deleteSessions,
             list: { ManagementSessionsBody(sessions: try await sessions.list(userID: $0).map(body)) },
             endAll: { try await sessions.revokeAll(userID: $0) },
             read: { body(try await sessions.session(id: $0)) },
             end: { try await sessions.revoke(id: $0, userID: nil) }
-        ).register(on: router)
+        )
+        router.get("/api/v2/users/:id/sessions", use: routes.userList)
+        router.delete("/api/v2/users/:id/sessions", use: routes.userEndAll)
+        router.get("/api/v2/sessions/:id", use: routes.one)
+        router.delete("/api/v2/sessions/:id", use: routes.endOne)
     }
 
     private func body(_ session: BrowserSession) -> ManagementSessionBody {
