@@ -13,6 +13,6 @@ public enum StorageConformance {
             + GrantChecks.all
             + SupportChecks.all
             + PasskeyChecks.all + DeviceKeyChecks.all + SettingsChecks.all + SecurityChecks.all + VerificationChecks.all
-            + CodeReplayChecks.all + MachineClientChecks.all
+            + CodeReplayChecks.all + MachineClientChecks.all + DPoPChecks.all
     }
 }

@@ -17,7 +17,7 @@ enum Migrations {
     static let all: [Migration] = [
         initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests, deliveries, webhooks,
         messageTemplates, auditIndexes, management, codeVerification, codeFamilies, linkRequestOrigin,
-        challengeRetries, auditAggregation, sealing, hmacRotation, adminTokenExpiry, machineClients,
+        challengeRetries, auditAggregation, sealing, hmacRotation, adminTokenExpiry, machineClients, dpop,
     ]
 
     /// Instants are integer milliseconds, booleans 0/1 and hashes raw bytes in both

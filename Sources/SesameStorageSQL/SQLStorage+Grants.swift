@@ -222,23 +222,25 @@ extension SQLStorage: GrantRepository {
         try await db.raw(
             """
             INSERT INTO refresh_tokens (id, family_id, token_hash, client_id, user_id, scope, audience, created_at,
-            expires_at, rotated_at, revoked_at, auth_time, retried_at) VALUES (\(bind: token.id), \(bind: token.familyID),
-            \(bind: Data(token.tokenHash)), \(bind: token.clientID), \(bind: token.userID), \(bind: token.scope),
-            \(bind: token.audience), \(bind: token.createdAt.sqlValue), \(bind: token.expiresAt.sqlValue),
-            \(bind: token.rotatedAt?.sqlValue), \(bind: token.revokedAt?.sqlValue), \(bind: token.authTime.sqlValue),
-            \(bind: token.retriedAt?.sqlValue))
+            expires_at, rotated_at, revoked_at, auth_time, retried_at, dpop_jkt) VALUES (\(bind: token.id),
+            \(bind: token.familyID), \(bind: Data(token.tokenHash)), \(bind: token.clientID), \(bind: token.userID),
+            \(bind: token.scope), \(bind: token.audience), \(bind: token.createdAt.sqlValue),
+            \(bind: token.expiresAt.sqlValue), \(bind: token.rotatedAt?.sqlValue), \(bind: token.revokedAt?.sqlValue),
+            \(bind: token.authTime.sqlValue), \(bind: token.retriedAt?.sqlValue), \(bind: token.dpopThumbprint))
             """
         ).run()
     }
 
     private static func refreshToken(from row: any SQLRow) throws -> RefreshToken {
-        RefreshToken(
+        var token = RefreshToken(
             id: try row.string("id"), familyID: try row.string("family_id"), tokenHash: try row.bytes("token_hash"),
             clientID: try row.string("client_id"), userID: try row.string("user_id"), scope: try row.string("scope"),
             audience: try row.optionalString("audience"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), rotatedAt: try row.optionalDate("rotated_at"),
             revokedAt: try row.optionalDate("revoked_at"), authTime: try row.optionalDate("auth_time"),
             retriedAt: try row.optionalDate("retried_at"))
+        token.dpopThumbprint = try row.optionalString("dpop_jkt")
+        return token
     }
 
     private static func authorizationCode(from row: any SQLRow) throws -> AuthorizationCode {

@@ -14,7 +14,7 @@ extension SQLStorage: SweepRepository {
             ("device_nonces", "expires_at", now), ("refresh_tokens", "expires_at", now.addingTimeInterval(-86400)),
             ("rate_limits", "window_start", windowsBefore), ("outbox", "created_at", outboxBefore),
             ("browser_sessions", "expires_at", now), ("link_requests", "expires_at", now),
-            ("deliveries", "created_at", deliveriesBefore),
+            ("deliveries", "created_at", deliveriesBefore), ("dpop_proofs", "expires_at", now),
         ]
         var counts = SweepCounts()
         for deadline in deadlines {

@@ -65,6 +65,9 @@ public struct RefreshToken: Sendable, Codable, Equatable {
     public var authTime: Date
     /// When a rotation of this token was retried within the reuse interval (allowed once).
     public var retriedAt: Date?
+    /// The DPoP key (JWK thumbprint) a public client's token is bound to: only a proof made
+    /// with that key can spend it (RFC 9449 §5).
+    public var dpopThumbprint: String?
 
     /// Creates a refresh token record; without `authTime` the login happened at `createdAt`.
     public init(

@@ -342,3 +342,4 @@ public typealias SesameStorage = UserRepository & ApplicationRepository & Connec
     & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository
     & BrowserSessionRepository & LinkRequestRepository & DeliveryRepository & WebhookRepository
     & MessageTemplateRepository & ChallengeRetryRepository & ClientGrantRepository
+    & DPoPProofRepository

@@ -75,4 +75,6 @@ public enum SecretPurpose: String, Sendable {
     case formToken = "form_token"
     /// The poll secret of a magic link that works across devices.
     case linkRequest = "link_request"
+    /// The DPoP nonce of a time window (``DPoPNonces``).
+    case dpopNonce = "dpop_nonce"
 }

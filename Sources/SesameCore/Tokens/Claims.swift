@@ -125,9 +125,11 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     /// The login (refresh-token family) the token belongs to, so Sesame can refuse it once
     /// that login is revoked.
     public var sid: String?
+    /// RFC 9449 §6.1: the DPoP key the token is bound to.
+    public var cnf: DPoPConfirmation?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, azp, iat, exp, scope, gty, jti, sid
+        case iss, sub, aud, azp, iat, exp, scope, gty, jti, sid, cnf
         case clientID = "client_id", authTime = "auth_time"
     }
 

@@ -17,5 +17,10 @@ public struct Scope: Sendable, Equatable, CustomStringConvertible {
     /// Whether every name of `other` is in this scope.
     public func covers(_ other: Scope) -> Bool { other.names.allSatisfy(contains) }
 
+    /// This scope without `name` (`openid` when nothing else is left, as for a blank scope).
+    public func removing(_ name: String) -> Scope {
+        Scope(names.filter { $0 != name }.joined(separator: " "))
+    }
+
     public var description: String { names.joined(separator: " ") }
 }

@@ -23,6 +23,8 @@ public struct TokenGrantRequest: Sendable, Equatable {
     public var scope: Scope
     public var audience: String?
     public var nonce: String?
+    /// The DPoP key the client proved possession of: the tokens are bound to it (RFC 9449).
+    public var dpopThumbprint: String?
 
     /// Creates a grant request.
     public init(application: Application, scope: Scope, audience: String? = nil, nonce: String? = nil) {

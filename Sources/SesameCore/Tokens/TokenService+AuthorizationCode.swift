@@ -23,8 +23,10 @@ extension TokenService {
 
     /// `grant_type=authorization_code`: exchanges a code once (RFC 6749 §4.1.3) and checks
     /// PKCE (RFC 7636 §4.6). Public clients must have used PKCE.
+    /// - Parameter dpopThumbprint: the DPoP key the request proved, which the tokens are bound to.
     public func exchange(
-        code: String?, redirectURI: String?, codeVerifier: String?, application: Application
+        code: String?, redirectURI: String?, codeVerifier: String?, application: Application,
+        dpopThumbprint: String? = nil
     ) async throws -> TokenResponse {
         try application.requireGrant(GrantType.authorizationCode)
         guard let code else { throw SesameError.invalidRequest("Missing required parameter: code") }
@@ -62,8 +64,9 @@ extension TokenService {
         if grant.identifierVerified == false, user.identifierVerified {
             throw SesameError.invalidGrant("Invalid authorization code", logDetail: "code issued before the address was proven")
         }
-        let request = TokenGrantRequest(
+        var request = TokenGrantRequest(
             application: application, scope: Scope(grant.scope), audience: grant.audience, nonce: grant.nonce)
+        request.dpopThumbprint = dpopThumbprint
         // Whether the login earns a refresh token is decided by the account as it was when the
         // code was issued: a code of an unproven account stays one, whatever happened since.
         return try await issuer.issue(
