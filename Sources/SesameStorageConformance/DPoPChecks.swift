@@ -46,5 +46,12 @@ enum DPoPChecks {
             let heir = try await store.refreshTokenBinding(hashes: [Array(repeating: 33, count: 32)], clientID: "client")
             try await expect(heir == "key-a", "the heir is bound to the same key")
         },
+        ConformanceCheck("dpop: an authorization code's key round-trips") { store, clock in
+            var code = Fixture.authorizationCode(hash: 34, at: clock.now())
+            code.dpopThumbprint = "key-b"
+            try await store.createAuthorizationCode(code)
+            let consumed = try await store.consumeAuthorizationCode(hashes: [code.codeHash], at: clock.now())
+            try await expect(consumed?.dpopThumbprint == "key-b", "the code keeps its key")
+        },
     ]
 }

@@ -8,11 +8,11 @@ extension SQLStorage: GrantRepository {
             try await db.raw(
                 """
                 INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, nonce, audience,
-                code_challenge, created_at, expires_at, auth_time, identifier_verified) VALUES (\(bind: Data(code.codeHash)),
-                \(bind: code.clientID), \(bind: code.userID), \(bind: code.redirectURI), \(bind: code.scope),
-                \(bind: code.nonce), \(bind: code.audience), \(bind: code.codeChallenge), \(bind: code.createdAt.sqlValue),
-                \(bind: code.expiresAt.sqlValue), \(bind: code.authTime?.sqlValue),
-                \(bind: code.identifierVerified?.sqlValue))
+                code_challenge, created_at, expires_at, auth_time, identifier_verified, dpop_jkt) VALUES
+                (\(bind: Data(code.codeHash)), \(bind: code.clientID), \(bind: code.userID), \(bind: code.redirectURI),
+                \(bind: code.scope), \(bind: code.nonce), \(bind: code.audience), \(bind: code.codeChallenge),
+                \(bind: code.createdAt.sqlValue), \(bind: code.expiresAt.sqlValue), \(bind: code.authTime?.sqlValue),
+                \(bind: code.identifierVerified?.sqlValue), \(bind: code.dpopThumbprint))
                 """
             ).run()
         }
@@ -244,7 +244,7 @@ extension SQLStorage: GrantRepository {
     }
 
     private static func authorizationCode(from row: any SQLRow) throws -> AuthorizationCode {
-        AuthorizationCode(
+        var code = AuthorizationCode(
             codeHash: try row.bytes("code_hash"), clientID: try row.string("client_id"), userID: try row.string("user_id"),
             redirectURI: try row.string("redirect_uri"), scope: try row.string("scope"), nonce: try row.optionalString("nonce"),
             audience: try row.optionalString("audience"), codeChallenge: try row.optionalString("code_challenge"),
@@ -252,5 +252,7 @@ extension SQLStorage: GrantRepository {
             authTime: try row.optionalDate("auth_time"),
             identifierVerified: try row.decode(column: "identifier_verified", as: Int64?.self).map { $0 != 0 },
             familyID: try row.optionalString("family_id"))
+        code.dpopThumbprint = try row.optionalString("dpop_jkt")
+        return code
     }
 }

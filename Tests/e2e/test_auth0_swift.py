@@ -302,3 +302,17 @@ def test_dpop_web_auth_code_exchange(sesame):
         "client_id": sesame.client_id, "code": code, "code_verifier": verifier, "redirect_uri": callback,
         "grant_type": "authorization_code"}, dpop=key, nonce=nonce))
     assert credentials["token_type"] == "DPoP"
+
+
+# Attack: the code in a useDPoP() app's callback is stolen (another app claiming the same
+# callback) and exchanged, verifier included, without the app's key: /authorize carried
+# dpop_jkt (Auth0WebAuth.swift:362), so the exchange needs a proof by that key.
+def test_a_stolen_dpop_web_auth_code_without_the_key_is_refused(sesame):
+    callback = _web_auth_app(sesame)
+    verifier, challenge = _pkce()
+    code = _web_auth_code(sesame, callback, challenge, dpop=DPoPKey())
+    stolen = auth0_swift(sesame, "POST", "/oauth/token", {
+        "client_id": sesame.client_id, "code": code, "code_verifier": verifier, "redirect_uri": callback,
+        "grant_type": "authorization_code"}, dpop=DPoPKey(), nonce=[])
+    assert stolen.status_code == 403
+    assert decodes_as_authentication_error(stolen)[0] == "invalid_grant"

@@ -23,6 +23,8 @@ public struct AuthorizationCode: Sendable, Codable, Equatable {
     /// The login (refresh-token family) the code's exchange started, recorded as the code is
     /// consumed, so a second presentation of the code can end that login (RFC 6749 §4.1.2).
     public var familyID: String?
+    /// The DPoP key the exchange must prove (`dpop_jkt` at `/authorize`, RFC 9449 §10).
+    public var dpopThumbprint: String?
 
     /// Creates an authorization code record.
     public init(

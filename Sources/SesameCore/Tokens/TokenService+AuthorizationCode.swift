@@ -11,13 +11,14 @@ extension TokenService {
     ) async throws -> String {
         let now = clock.now()
         let code = issuer.random.token(32)
-        try await storage.createAuthorizationCode(
-            AuthorizationCode(
-                codeHash: hasher.hash(code, purpose: .authorizationCode), clientID: application.clientID,
-                userID: user.userID, redirectURI: redirectURI, scope: Scope(parameters.scope).description,
-                nonce: parameters.nonce, audience: parameters.audience, codeChallenge: parameters.codeChallenge,
-                createdAt: now, expiresAt: now.addingTimeInterval(Double(issuer.settings.authorizationCodeLifetime)),
-                authTime: authTime ?? now, identifierVerified: user.identifierVerified))
+        var record = AuthorizationCode(
+            codeHash: hasher.hash(code, purpose: .authorizationCode), clientID: application.clientID,
+            userID: user.userID, redirectURI: redirectURI, scope: Scope(parameters.scope).description,
+            nonce: parameters.nonce, audience: parameters.audience, codeChallenge: parameters.codeChallenge,
+            createdAt: now, expiresAt: now.addingTimeInterval(Double(issuer.settings.authorizationCodeLifetime)),
+            authTime: authTime ?? now, identifierVerified: user.identifierVerified)
+        record.dpopThumbprint = parameters.dpopJKT
+        try await storage.createAuthorizationCode(record)
         return code
     }
 
@@ -53,6 +54,10 @@ extension TokenService {
             throw SesameError.invalidGrant("redirect_uri does not match the one of the authorization request")
         }
         try verifyPKCE(challenge: grant.codeChallenge, verifier: codeVerifier, application: application)
+        // RFC 9449 §10: a code asked for with dpop_jkt is redeemed only with a proof by that key.
+        if let bound = grant.dpopThumbprint, bound != dpopThumbprint {
+            throw SesameError.invalidGrant("Invalid authorization code", logDetail: "code bound to another DPoP key")
+        }
         let user = try await liveUser(grant.userID)
         // A code issued before the user's tokens were last revoked (the address's first
         // verification, a block) belongs to whoever held the account then: it dies with them.

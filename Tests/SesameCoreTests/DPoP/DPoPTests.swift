@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SesameAPI
 import SesameCore
@@ -195,6 +196,35 @@ import Testing
                     Self.presented(plain, proof: key.proof("GET", url, at: now, accessToken: plain)))
             }
             #expect(unbound.code == .invalidToken)
+        }
+    }
+    // Attack: an authorization code is stolen from the redirect (another app registered for
+    // the same callback scheme, a leaked log) and exchanged by the thief, with PKCE's verifier
+    // leaked too. The app asked for it with dpop_jkt (RFC 9449 §10): without a proof by that
+    // key, or with the thief's own, the exchange is refused.
+    @Test("a code asked for with dpop_jkt is refused without that key's proof, and exchanged with it")
+    func stolenCodeWithoutTheKey() async throws {
+        try await CoreWorld.run { world in
+            _ = try await world.signIn("ana@example.com")
+            let user = try #require(try await world.sesame.storage.user(connection: "email", identifier: "ana@example.com"))
+            let key = DPoPKey()
+            let verifier = String(repeating: "v", count: 43)
+            var parameters = AuthorizeParameters(
+                codeChallenge: Base64URL.encode(Array(SHA256.hash(data: Data(verifier.utf8)))), codeChallengeMethod: "S256")
+            parameters.dpopJKT = try await Self.provenKey(world, key)
+            func exchange(_ thumbprint: String?) async throws -> TokenResponse {
+                let code = try await world.sesame.tokens.issueAuthorizationCode(
+                    user: user, application: world.application, redirectURI: CoreWorld.callback, parameters: parameters)
+                return try await world.sesame.tokens.exchange(
+                    code: code, redirectURI: CoreWorld.callback, codeVerifier: verifier, application: world.application,
+                    dpopThumbprint: thumbprint)
+            }
+            let thief = try await Self.provenKey(world, DPoPKey())
+            for thumbprint in [nil, thief] {
+                let error = try await refusal { _ = try await exchange(thumbprint) }
+                #expect(error.code == .invalidGrant)
+            }
+            #expect(try await exchange(parameters.dpopJKT).tokenType == "DPoP")
         }
     }
 }

@@ -21,6 +21,8 @@ public struct AuthorizeParameters: Sendable, Equatable {
     public var connection: String?
     /// Preferred languages of the page, space-separated (`fr-CA fr en`).
     public var uiLocales: String?
+    /// RFC 9449 §10: the thumbprint of the DPoP key the code's exchange must prove.
+    public var dpopJKT: String?
 
     /// Creates parameters.
     public init(
@@ -47,7 +49,7 @@ public struct AuthorizeParameters: Sendable, Equatable {
     /// The wire names of every parameter, for carrying them in forms and links.
     public static let names = [
         "response_type", "state", "scope", "nonce", "audience", "code_challenge", "code_challenge_method", "prompt",
-        "max_age", "response_mode", "login_hint", "connection", "ui_locales",
+        "max_age", "response_mode", "login_hint", "connection", "ui_locales", "dpop_jkt",
     ]
 
     /// The parameters read from `value(name)`, by wire name.
@@ -58,13 +60,14 @@ public struct AuthorizeParameters: Sendable, Equatable {
             codeChallengeMethod: try value("code_challenge_method"), prompt: try value("prompt"),
             maxAge: try value("max_age"), responseMode: try value("response_mode"), loginHint: try value("login_hint"),
             connection: try value("connection"), uiLocales: try value("ui_locales"))
+        dpopJKT = try value("dpop_jkt")
     }
 
     /// The parameters that are set, by wire name, in ``names`` order.
     public var fields: [(String, String)] {
         let values = [
             responseType, state, scope, nonce, audience, codeChallenge, codeChallengeMethod, prompt, maxAge, responseMode,
-            loginHint, connection, uiLocales,
+            loginHint, connection, uiLocales, dpopJKT,
         ]
         return zip(Self.names, values).compactMap { name, value in value.map { (name, $0) } }
     }
