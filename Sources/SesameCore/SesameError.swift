@@ -87,6 +87,8 @@ public struct SesameError: Error, Sendable, Equatable, CustomStringConvertible {
     public private(set) var codeFault: CodeFault?
     /// What was refused, typed (``Refusal``), for callers that act on it; never sent.
     public internal(set) var refusal: Refusal?
+    /// For DPoP refusals (RFC 9449): the challenge scheme and a fresh nonce to send back.
+    public internal(set) var dpop: DPoPChallenge?
 
     /// Creates an error.
     public init(_ kind: Kind, _ code: Code, _ message: String, rateLimit: RateLimitStatus? = nil, logDetail: String? = nil) {

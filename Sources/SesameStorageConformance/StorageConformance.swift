@@ -13,6 +13,6 @@ public enum StorageConformance {
             + GrantChecks.all
             + SupportChecks.all
             + PasskeyChecks.all + DeviceKeyChecks.all + SettingsChecks.all + SecurityChecks.all + VerificationChecks.all
-            + CodeReplayChecks.all + MachineClientChecks.all + AccessControlChecks.all + JobChecks.all
+            + CodeReplayChecks.all + MachineClientChecks.all + AccessControlChecks.all + JobChecks.all + DPoPChecks.all
     }
 }

@@ -65,14 +65,19 @@ extension SQLStorage: DeviceCredentialRepository {
 
 extension SQLStorage: DeviceAssertionRepository {
     public func claimAssertionID(_ hash: [UInt8], expiresAt: Date, at now: Date) async throws -> Bool {
+        try await claimOnce(in: "device_assertions", hash, expiresAt: expiresAt, at: now)
+    }
+
+    /// Claims `hash` in a single-use table of `(hash, expires_at)` rows until `expiresAt`.
+    func claimOnce(in table: String, _ hash: [UInt8], expiresAt: Date, at now: Date) async throws -> Bool {
         try await executor.write { db in
             // One statement decides: a new id is inserted, a live one is left alone (no row
             // returned), an expired one is taken over. No read-then-write window to race in.
             try await db.raw(
                 """
-                INSERT INTO device_assertions (hash, expires_at) VALUES (\(bind: Data(hash)), \(bind: expiresAt.sqlValue))
+                INSERT INTO \(ident: table) (hash, expires_at) VALUES (\(bind: Data(hash)), \(bind: expiresAt.sqlValue))
                 ON CONFLICT (hash) DO UPDATE SET expires_at = excluded.expires_at
-                WHERE device_assertions.expires_at <= \(bind: now.sqlValue)
+                WHERE \(ident: table).expires_at <= \(bind: now.sqlValue)
                 RETURNING expires_at
                 """
             ).first() != nil

@@ -8,12 +8,12 @@ extension SQLStorage: GrantRepository {
             try await db.raw(
                 """
                 INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scope, nonce, audience,
-                code_challenge, created_at, expires_at, auth_time, identifier_verified, session_id)
+                code_challenge, created_at, expires_at, auth_time, identifier_verified, session_id, dpop_jkt)
                 VALUES (\(bind: Data(code.codeHash)),
                 \(bind: code.clientID), \(bind: code.userID), \(bind: code.redirectURI), \(bind: code.scope),
                 \(bind: code.nonce), \(bind: code.audience), \(bind: code.codeChallenge), \(bind: code.createdAt.sqlValue),
                 \(bind: code.expiresAt.sqlValue), \(bind: code.authTime?.sqlValue),
-                \(bind: code.identifierVerified?.sqlValue), \(bind: code.sessionID))
+                \(bind: code.identifierVerified?.sqlValue), \(bind: code.sessionID), \(bind: code.dpopThumbprint))
                 """
             ).run()
         }
@@ -223,23 +223,25 @@ extension SQLStorage: GrantRepository {
         try await db.raw(
             """
             INSERT INTO refresh_tokens (id, family_id, token_hash, client_id, user_id, scope, audience, created_at,
-            expires_at, rotated_at, revoked_at, auth_time, retried_at) VALUES (\(bind: token.id), \(bind: token.familyID),
-            \(bind: Data(token.tokenHash)), \(bind: token.clientID), \(bind: token.userID), \(bind: token.scope),
-            \(bind: token.audience), \(bind: token.createdAt.sqlValue), \(bind: token.expiresAt.sqlValue),
-            \(bind: token.rotatedAt?.sqlValue), \(bind: token.revokedAt?.sqlValue), \(bind: token.authTime.sqlValue),
-            \(bind: token.retriedAt?.sqlValue))
+            expires_at, rotated_at, revoked_at, auth_time, retried_at, dpop_jkt) VALUES (\(bind: token.id),
+            \(bind: token.familyID), \(bind: Data(token.tokenHash)), \(bind: token.clientID), \(bind: token.userID),
+            \(bind: token.scope), \(bind: token.audience), \(bind: token.createdAt.sqlValue),
+            \(bind: token.expiresAt.sqlValue), \(bind: token.rotatedAt?.sqlValue), \(bind: token.revokedAt?.sqlValue),
+            \(bind: token.authTime.sqlValue), \(bind: token.retriedAt?.sqlValue), \(bind: token.dpopThumbprint))
             """
         ).run()
     }
 
     private static func refreshToken(from row: any SQLRow) throws -> RefreshToken {
-        RefreshToken(
+        var token = RefreshToken(
             id: try row.string("id"), familyID: try row.string("family_id"), tokenHash: try row.bytes("token_hash"),
             clientID: try row.string("client_id"), userID: try row.string("user_id"), scope: try row.string("scope"),
             audience: try row.optionalString("audience"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), rotatedAt: try row.optionalDate("rotated_at"),
             revokedAt: try row.optionalDate("revoked_at"), authTime: try row.optionalDate("auth_time"),
             retriedAt: try row.optionalDate("retried_at"))
+        token.dpopThumbprint = try row.optionalString("dpop_jkt")
+        return token
     }
 
     private static func authorizationCode(from row: any SQLRow) throws -> AuthorizationCode {
@@ -252,6 +254,7 @@ extension SQLStorage: GrantRepository {
             identifierVerified: try row.decode(column: "identifier_verified", as: Int64?.self).map { $0 != 0 },
             familyID: try row.optionalString("family_id"))
         code.sessionID = try row.optionalString("session_id")
+        code.dpopThumbprint = try row.optionalString("dpop_jkt")
         return code
     }
 }

@@ -15,6 +15,7 @@ extension SQLStorage: SweepRepository {
             ("rate_limits", "window_start", windowsBefore), ("outbox", "created_at", outboxBefore),
             ("browser_sessions", "expires_at", now), ("link_requests", "expires_at", now),
             ("deliveries", "created_at", deliveriesBefore), ("session_applications", "expires_at", now),
+            ("dpop_proofs", "expires_at", now),
         ]
         var counts = SweepCounts()
         for deadline in deadlines {

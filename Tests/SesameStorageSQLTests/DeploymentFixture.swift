@@ -29,10 +29,14 @@ struct DeploymentFixture {
         id: "rt-1", familyID: "family-1", tokenHash: Array(repeating: 0, count: 32), clientID: "client-1",
         userID: "email|ana0000000000000000000000", scope: "openid offline_access", audience: nil, createdAt: now,
         expiresAt: now.addingTimeInterval(3600))
-    let rotated = RefreshToken(
-        id: "rt-2", familyID: "family-1", tokenHash: Array(repeating: 2, count: 32), clientID: "client-1",
-        userID: "email|ana0000000000000000000000", scope: "openid offline_access", audience: nil, createdAt: now,
-        expiresAt: now.addingTimeInterval(3600))
+    let rotated: RefreshToken = {
+        var token = RefreshToken(
+            id: "rt-2", familyID: "family-1", tokenHash: Array(repeating: 2, count: 32), clientID: "client-1",
+            userID: "email|ana0000000000000000000000", scope: "openid offline_access", audience: nil, createdAt: now,
+            expiresAt: now.addingTimeInterval(3600))
+        token.dpopThumbprint = "dpop-key-thumbprint"
+        return token
+    }()
     let code = AuthorizationCode(
         codeHash: [9, 0, 9], clientID: "client-1", userID: "email|ana0000000000000000000000",
         redirectURI: "https://app.example/cb", scope: "openid", nonce: nil, audience: nil, codeChallenge: "c",
@@ -88,6 +92,7 @@ struct DeploymentFixture {
         try await store.createDeviceNonce(
             hash: [8, 0], clientID: "client-1", createdAt: now, expiresAt: now.addingTimeInterval(60))
         _ = try await store.claimAssertionID([6, 0], expiresAt: now.addingTimeInterval(60), at: now)
+        _ = try await store.claimDPoPProof([6, 1], expiresAt: now.addingTimeInterval(60), at: now)
         _ = try await store.hit(key: "start:ip:127.0.0.1", windowStart: now)
         for index in 0..<3 {
             let message = OutboxMessage(
@@ -173,6 +178,8 @@ struct DeploymentFixture {
         #expect(try await copy.linkRequest(pollSecretHashes: [linkRequest.pollSecretHash]) == linkRequest)
         #expect(try await copy.consumeDeviceNonce(hashes: [[8, 0]], clientID: "client-1", at: later))
         #expect(try await copy.claimAssertionID([6, 0], expiresAt: later, at: later) == false)
+        #expect(try await copy.claimDPoPProof([6, 1], expiresAt: later, at: later) == false)
+        #expect(try await copy.refreshTokenBinding(hashes: [rotated.tokenHash], clientID: "client-1") == "dpop-key-thumbprint")
         #expect(try await copy.hit(key: "start:ip:127.0.0.1", windowStart: Self.now) == 2)
         try await expectRotation(copy, at: later)
     }

@@ -143,3 +143,68 @@ def management_client(server, token: str):
             return super().handle_request(request)
 
     return ManagementClient(domain=server.domain, token=token, httpx_client=httpx.Client(transport=PlainHTTP()))
+
+
+# -- DPoP (RFC 9449) ----------------------------------------------------------------------
+
+class DPoPKey:
+    """A client's P-256 DPoP key that makes proofs exactly as Auth0.swift's
+    ``DPoPProofGenerator`` does (Auth0/DPoP/DPoPProofGenerator.swift): header ``typ``
+    ``dpop+jwt``, ``alg`` ES256 and the public ``jwk``; claims ``htm``, ``htu`` (without
+    query and fragment), ``jti``, ``iat``, and ``nonce`` and ``ath`` when given."""
+
+    def __init__(self) -> None:
+        from cryptography.hazmat.primitives.asymmetric import ec
+        self._key = ec.generate_private_key(ec.SECP256R1())
+        numbers = self._key.public_key().public_numbers()
+        self.jwk = {"kty": "EC", "crv": "P-256", "x": _b64(numbers.x.to_bytes(32, "big")),
+                    "y": _b64(numbers.y.to_bytes(32, "big"))}
+
+    @property
+    def thumbprint(self) -> str:
+        """RFC 7638: what tokens bound to this key carry as ``cnf.jkt``."""
+        import hashlib
+        canonical = json.dumps({k: self.jwk[k] for k in ("crv", "kty", "x", "y")}, separators=(",", ":"))
+        return _b64(hashlib.sha256(canonical.encode()).digest())
+
+    def proof(self, method: str, url: str, nonce: str | None = None, access_token: str | None = None,
+              iat: int | None = None, jti: str | None = None) -> str:
+        import hashlib
+        import uuid
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+        header = {"typ": "dpop+jwt", "alg": "ES256", "jwk": self.jwk}
+        claims = {"htm": method.upper(), "htu": url.split("?")[0].split("#")[0], "jti": jti or str(uuid.uuid4()),
+                  "iat": int(time.time()) if iat is None else iat}
+        if nonce is not None:
+            claims["nonce"] = nonce
+        if access_token is not None:
+            claims["ath"] = _b64(hashlib.sha256(access_token.encode()).digest())
+        signing_input = ".".join(_b64(json.dumps(part).encode()) for part in (header, claims))
+        r, s = decode_dss_signature(self._key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
+        return signing_input + "." + _b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+
+
+def _b64(data: bytes) -> str:
+    import base64
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def htu(server, path: str) -> str:
+    """The URL a DPoP proof names for ``path``: the issuer's (the address clients are
+    configured with), which may differ in host from the one the tests connect to."""
+    return server.issuer.rstrip("/") + path
+
+
+def dpop_post(server, key: DPoPKey, path: str, body: dict, headers: dict | None = None) -> requests.Response:
+    """POST ``body`` as JSON with a DPoP proof, retried once with the server's nonce when it
+    answers ``use_dpop_nonce`` (as Auth0.swift's ``Request`` does). Returns the last response."""
+    nonce = None
+    for _ in range(2):
+        response = requests.post(server.url(path), json=body, timeout=10,
+                                 headers={**(headers or {}), "DPoP": key.proof("POST", htu(server, path), nonce=nonce)})
+        if response.status_code != 400 or response.json().get("error") != "use_dpop_nonce":
+            return response
+        nonce = response.headers["DPoP-Nonce"]
+    return response

@@ -52,7 +52,9 @@ public struct GrantRefusalLimit: Sendable {
     /// Whether `error` refuses the caller (a bad request, client, code, assertion or token), as
     /// opposed to a limit already answering 429 or the server failing.
     static func isRefusal(_ error: SesameError) -> Bool {
-        switch error.kind {
+        // Asking for a DPoP nonce is the protocol's first step (RFC 9449 §8), not a refusal.
+        guard error.code != .useDPoPNonce else { return false }
+        return switch error.kind {
         case .badRequest, .unauthorized, .forbidden, .notFound, .conflict, .payloadTooLarge: true
         case .tooManyRequests, .internalError, .unavailable: false
         }

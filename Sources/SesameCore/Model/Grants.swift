@@ -26,6 +26,8 @@ public struct AuthorizationCode: Sendable, Codable, Equatable {
     /// The browser session the code was issued from, which the id_token names as `sid` so a
     /// back- or front-channel logout can name the session the application knows.
     public var sessionID: String?
+    /// The DPoP key the exchange must prove (`dpop_jkt` at `/authorize`, RFC 9449 §10).
+    public var dpopThumbprint: String?
 
     /// Creates an authorization code record.
     public init(
@@ -68,6 +70,9 @@ public struct RefreshToken: Sendable, Codable, Equatable {
     public var authTime: Date
     /// When a rotation of this token was retried within the reuse interval (allowed once).
     public var retriedAt: Date?
+    /// The DPoP key (JWK thumbprint) a public client's token is bound to: only a proof made
+    /// with that key can spend it (RFC 9449 §5).
+    public var dpopThumbprint: String?
 
     /// Creates a refresh token record; without `authTime` the login happened at `createdAt`.
     public init(

@@ -346,3 +346,4 @@ public typealias SesameStorage = UserRepository & ApplicationRepository & Connec
     & PasskeyRepository & DeviceKeyStorage & SettingsRepository & StorageHealth & SweepRepository
     & BrowserSessionRepository & LinkRequestRepository & DeliveryRepository & WebhookRepository
     & MessageTemplateRepository & ChallengeRetryRepository & ClientGrantRepository & AccessControlRepository & JobRepository
+    & DPoPProofRepository

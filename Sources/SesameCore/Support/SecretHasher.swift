@@ -79,4 +79,6 @@ public enum SecretPurpose: String, Sendable {
     case jobFile = "job_file"
     /// A value the hosted pages keep in a cookie and read back (``FormTokens/signed(_:)``).
     case pageCookie = "page_cookie"
+    /// The DPoP nonce of a time window (``DPoPNonces``).
+    case dpopNonce = "dpop_nonce"
 }

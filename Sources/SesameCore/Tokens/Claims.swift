@@ -127,9 +127,11 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public var sid: String?
     /// The API permissions the user holds, for an API whose dialect is `access_token_authz`.
     public var permissions: [String]?
+    /// RFC 9449 §6.1: the DPoP key the token is bound to.
+    public var cnf: DPoPConfirmation?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, azp, iat, exp, scope, gty, jti, sid, permissions
+        case iss, sub, aud, azp, iat, exp, scope, gty, jti, sid, permissions, cnf
         case clientID = "client_id", authTime = "auth_time"
     }
 

@@ -19,6 +19,8 @@ struct OpaqueAccessToken: Codable, Equatable {
     var ath: Int64?
     /// Issue time in milliseconds, compared with the user's `tokensValidAfter`.
     var iam: Int64?
+    /// The DPoP key's thumbprint when the token is bound to one (RFC 9449 §6's `cnf.jkt`).
+    var jkt: String?
 
     /// `sat_` + base64url(JSON) + `.` + base64url(HMAC). The JSON holds the fields that are
     /// set, in this order; ``decode(_:with:)`` reads any JSON, so tokens made by
@@ -34,6 +36,7 @@ struct OpaqueAccessToken: Codable, Equatable {
         json.add("fid", fid)
         json.add("ath", ath)
         json.add("iam", iam)
+        json.add("jkt", jkt)
         let payload = Base64URL.encode(json.finish())
         return "sat_\(payload).\(Base64URL.encode(hasher.hash(payload, purpose: .accessToken)))"
     }

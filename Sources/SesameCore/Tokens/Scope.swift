@@ -19,6 +19,10 @@ public struct Scope: Sendable, Equatable, CustomStringConvertible {
 
     /// Drops the names `refused` picks, keeping the order of the rest.
     public mutating func remove(where refused: (String) -> Bool) { names.removeAll(where: refused) }
+    /// This scope without `name` (`openid` when nothing else is left, as for a blank scope).
+    public func removing(_ name: String) -> Scope {
+        Scope(names.filter { $0 != name }.joined(separator: " "))
+    }
 
     public var description: String { names.joined(separator: " ") }
 }

@@ -55,9 +55,13 @@ public struct TokenIssuer: Sendable {
         // would cost a database read on every use for nothing.
         let family = refresh != nil || namesFamily ? login.familyID : nil
         let (accessToken, lifetime) = try await accessToken(user, request, login, family: family, api: api, access: access)
-        return TokenResponse(
+        // The answer says what was granted: `offline_access` only with a refresh token to show for it.
+        let granted = refresh == nil ? request.scope.removing("offline_access") : request.scope
+        var response = TokenResponse(
             accessToken: accessToken, expiresIn: lifetime, idToken: idToken, refreshToken: refresh,
-            scope: request.scope.description)
+            scope: granted.description)
+        if request.dpopThumbprint != nil { response.tokenType = "DPoP" }
+        return response
     }
 
     /// Whether a response to `request` for `user` carries a refresh token. An account whose
@@ -77,11 +81,13 @@ public struct TokenIssuer: Sendable {
         for userID: String, _ request: TokenGrantRequest, familyID: String, now: Date
     ) -> (secret: String, record: RefreshToken) {
         let secret = random.token(32)
-        let record = RefreshToken(
+        var record = RefreshToken(
             id: random.orderedHex(at: now), familyID: familyID, tokenHash: hasher.hash(secret, purpose: .refreshToken),
             clientID: request.application.clientID, userID: userID, scope: request.scope.description,
             audience: request.audience, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(settings.refreshTokenLifetime)))
+        // A confidential client's refresh token is already bound to its credentials (RFC 9449 §5).
+        if !request.application.isConfidential { record.dpopThumbprint = request.dpopThumbprint }
         return (secret, record)
     }
 
@@ -134,7 +140,7 @@ public struct TokenIssuer: Sendable {
             let token = try OpaqueAccessToken(
                 sub: user.userID, cid: request.application.clientID, scp: request.scope.description, iat: now,
                 exp: now + Int64(lifetime), jti: random.token(9), fid: family, ath: login.authTime.epochSeconds,
-                iam: login.now.epochMilliseconds
+                iam: login.now.epochMilliseconds, jkt: request.dpopThumbprint
             ).encode(with: hasher)
             return (token, lifetime)
         }
@@ -146,6 +152,7 @@ public struct TokenIssuer: Sendable {
             exp: now + Int64(lifetime), scope: request.scope.description, jti: random.token(9),
             authTime: login.authTime.epochSeconds, sid: family)
         claims.permissions = access?.permissions
+        claims.cnf = request.dpopThumbprint.map(DPoPConfirmation.init(jkt:))
         return (try await keys.signer().sign(claims, type: "at+jwt"), lifetime)
     }
 }

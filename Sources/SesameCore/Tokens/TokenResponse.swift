@@ -25,6 +25,8 @@ public struct TokenGrantRequest: Sendable, Equatable {
     public var nonce: String?
     /// The browser session the login came from: the id_token's `sid`.
     public var sessionID: String?
+    /// The DPoP key the client proved possession of: the tokens are bound to it (RFC 9449).
+    public var dpopThumbprint: String?
 
     /// Creates a grant request.
     public init(application: Application, scope: Scope, audience: String? = nil, nonce: String? = nil) {

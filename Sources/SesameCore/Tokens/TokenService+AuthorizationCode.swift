@@ -22,14 +22,17 @@ extension TokenService {
                 createdAt: now, expiresAt: now.addingTimeInterval(Double(issuer.settings.authorizationCodeLifetime)),
                 authTime: authTime ?? now, identifierVerified: user.identifierVerified)
         record.sessionID = sessionID
+        record.dpopThumbprint = parameters.dpopJKT
         try await storage.createAuthorizationCode(record)
         return code
     }
 
     /// `grant_type=authorization_code`: exchanges a code once (RFC 6749 §4.1.3) and checks
     /// PKCE (RFC 7636 §4.6). Public clients must have used PKCE.
+    /// - Parameter dpopThumbprint: the DPoP key the request proved, which the tokens are bound to.
     public func exchange(
-        code: String?, redirectURI: String?, codeVerifier: String?, application: Application
+        code: String?, redirectURI: String?, codeVerifier: String?, application: Application,
+        dpopThumbprint: String? = nil
     ) async throws -> TokenResponse {
         try application.requireGrant(GrantType.authorizationCode)
         guard let code else { throw SesameError.invalidRequest("Missing required parameter: code") }
@@ -56,6 +59,10 @@ extension TokenService {
             throw SesameError.invalidGrant("redirect_uri does not match the one of the authorization request")
         }
         try verifyPKCE(challenge: grant.codeChallenge, verifier: codeVerifier, application: application)
+        // RFC 9449 §10: a code asked for with dpop_jkt is redeemed only with a proof by that key.
+        if let bound = grant.dpopThumbprint, bound != dpopThumbprint {
+            throw SesameError.invalidGrant("Invalid authorization code", logDetail: "code bound to another DPoP key")
+        }
         let user = try await liveUser(grant.userID)
         // A code issued before the user's tokens were last revoked (the address's first
         // verification, a block) belongs to whoever held the account then: it dies with them.
@@ -70,6 +77,7 @@ extension TokenService {
         var request = TokenGrantRequest(
             application: application, scope: Scope(grant.scope), audience: grant.audience, nonce: grant.nonce)
         request.sessionID = grant.sessionID
+        request.dpopThumbprint = dpopThumbprint
         // Whether the login earns a refresh token is decided by the account as it was when the
         // code was issued: a code of an unproven account stays one, whatever happened since.
         return try await issuer.issue(

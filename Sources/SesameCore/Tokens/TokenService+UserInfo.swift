@@ -17,6 +17,16 @@ extension TokenService {
     public func authenticate(accessToken: String?) async throws -> AccessGrant {
         guard let accessToken else { throw SesameError.invalidToken }
         let token = try await validate(accessToken)
+        // A DPoP-bound token sent as Bearer is a stolen one used without its key (RFC 9449 §7.1).
+        guard token.dpopThumbprint == nil else {
+            throw SesameError(.unauthorized, .invalidToken, "The access token is DPoP-bound: send it as DPoP with a proof.")
+                .atResource()
+        }
+        return try await grant(for: token)
+    }
+
+    /// The grant of a validated token: its live user, unless revoked since.
+    func grant(for token: ValidatedAccessToken) async throws -> AccessGrant {
         guard let (_, id) = User.parse(userID: token.userID), let user = try await storage.user(id: id), !user.blocked else {
             throw SesameError.invalidToken
         }
@@ -42,7 +52,7 @@ extension TokenService {
             guard opaque.exp > now else { throw SesameError.invalidToken }
             return ValidatedAccessToken(
                 userID: opaque.sub, scope: Scope(opaque.scp), clientID: opaque.cid, familyID: opaque.fid,
-                authTime: opaque.ath, issuedAtMilliseconds: opaque.iam ?? opaque.iat * 1000)
+                authTime: opaque.ath, issuedAtMilliseconds: opaque.iam ?? opaque.iat * 1000, dpopThumbprint: opaque.jkt)
         }
         guard let claims = try? await issuer.keys.signer().verify(token, as: AccessTokenClaims.self),
             claims.exp > now, claims.iss == issuer.settings.issuer,
@@ -52,7 +62,7 @@ extension TokenService {
         // the owner's own token minted in the second of verification still works.
         return ValidatedAccessToken(
             userID: claims.sub, scope: Scope(claims.scope), clientID: claims.azp, familyID: claims.sid,
-            authTime: claims.authTime, issuedAtMilliseconds: claims.iat * 1000 + 999)
+            authTime: claims.authTime, issuedAtMilliseconds: claims.iat * 1000 + 999, dpopThumbprint: claims.cnf?.jkt)
     }
 }
 
@@ -80,6 +90,8 @@ struct ValidatedAccessToken {
     let familyID: String?
     let authTime: Int64?
     let issuedAtMilliseconds: Int64
+    /// The DPoP key the token is bound to, if any.
+    let dpopThumbprint: String?
 }
 
 extension AccessGrant {

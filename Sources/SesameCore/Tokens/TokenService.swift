@@ -24,9 +24,15 @@ public struct TokenService: Sendable {
     /// token that was already rotated revokes its whole family (a stolen token was used),
     /// except one retry within the reuse interval, which gets the same replacement again.
     /// - Parameter scope: an optional narrower scope; it may not widen the original.
-    public func refresh(_ token: String?, application: Application, scope: String?) async throws -> TokenResponse {
+    /// - Parameter dpopThumbprint: the DPoP key the request proved; a token bound to a key
+    ///   needs a proof by that key, and the new tokens are bound to it.
+    public func refresh(
+        _ token: String?, application: Application, scope: String?, dpopThumbprint: String? = nil
+    ) async throws -> TokenResponse {
         try application.requireGrant(GrantType.refreshToken)
         guard let token else { throw SesameError.invalidRequest("Missing required parameter: refresh_token") }
+        // Before rotating: a thief without the key must not spend (and so revoke) the token.
+        try await checkRefreshBinding(token, application: application, proofKey: dpopThumbprint)
         let now = clock.now()
         // The replacement's secret is derived from the presented one under the server key, so
         // a retry of this rotation can answer with the same replacement without storing it.
@@ -43,6 +49,8 @@ public struct TokenService: Sendable {
             next.tokenHash = hash
             (next.familyID, next.userID, next.scope, next.audience, next.authTime) =
                 (previous.familyID, previous.userID, previous.scope, previous.audience, previous.authTime)
+            // The heir stays bound to the family's key through every rotation.
+            next.dpopThumbprint = previous.dpopThumbprint
             return next
         }
         switch outcome {
@@ -55,14 +63,17 @@ public struct TokenService: Sendable {
             await coordinator.audit(
                 .refreshTokenRetry, user: previous.userID, client: application.clientID,
                 detail: "family \(previous.familyID): rotation retried within the reuse interval")
-            return try await reissue(previous, application: application, scope: scope, refreshToken: secret, now: now)
+            return try await reissue(
+                previous, application: application, scope: scope, refreshToken: secret, now: now, key: dpopThumbprint)
         case .rotated(let previous):
-            return try await reissue(previous, application: application, scope: scope, refreshToken: secret, now: now)
+            return try await reissue(
+                previous, application: application, scope: scope, refreshToken: secret, now: now, key: dpopThumbprint)
         }
     }
 
     private func reissue(
-        _ previous: RefreshToken, application: Application, scope: String?, refreshToken: String, now: Date
+        _ previous: RefreshToken, application: Application, scope: String?, refreshToken: String, now: Date,
+        key: String?
     ) async throws -> TokenResponse {
         let granted = Scope(previous.scope)
         let requested = scope == nil ? granted : Scope(scope)
@@ -70,7 +81,8 @@ public struct TokenService: Sendable {
             throw SesameError(.forbidden, .invalidScope, "The requested scope exceeds the scope originally granted.")
         }
         let user = try await liveUser(previous.userID)
-        let request = TokenGrantRequest(application: application, scope: requested, audience: previous.audience)
+        var request = TokenGrantRequest(application: application, scope: requested, audience: previous.audience)
+        request.dpopThumbprint = key
         return try await issuer.issue(
             for: user, request, authTime: previous.authTime, now: now, refreshToken: refreshToken,
             familyID: previous.familyID)

@@ -28,7 +28,7 @@ struct DeviceKeyController {
     private var service: DeviceCredentialService { deviceKeys.credentials }
 
     @Sendable func create(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let caller = try await service.caller(bearerToken: request.bearerToken, for: .create)
+        let caller = try await service.caller(request.presentedAccessToken, for: .create)
         let body = try await RequestParameters.parse(request, context: context, allowForm: false)
         let registration = DeviceCredentialRegistration(
             deviceName: try body.string("device_name"), type: try body.string("type"), value: try Self.keyValue(body),
@@ -38,7 +38,7 @@ struct DeviceKeyController {
     }
 
     @Sendable func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let caller = try await service.caller(bearerToken: request.bearerToken, for: .read)
+        let caller = try await service.caller(request.presentedAccessToken, for: .read)
         let query = try ListQuery(request.uri.queryParameters)
         var credentials = try await service.list(userID: query.userID, clientID: query.clientID, by: caller)
         // Only public keys are device credentials here; Auth0's refresh-token kinds are empty lists.
@@ -52,7 +52,7 @@ struct DeviceKeyController {
     }
 
     @Sendable func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let caller = try await service.caller(bearerToken: request.bearerToken, for: .delete)
+        let caller = try await service.caller(request.presentedAccessToken, for: .delete)
         try await service.delete(id: context.parameters.get("id") ?? "", by: caller)
         return Response(status: .noContent)
     }

@@ -24,7 +24,7 @@ struct OIDCController {
     }
 
     @Sendable func userInfo(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try Responses.json(try await tokens.userInfo(accessToken: request.bearerToken))
+        try Responses.json(try await tokens.userInfo(request.presentedAccessToken))
     }
 }
 
@@ -49,6 +49,7 @@ struct DiscoveryDocument: Encodable {
     let idTokenSigningAlgValuesSupported = ["RS256"]
     let tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
     let codeChallengeMethodsSupported = ["S256"]
+    let dpopSigningAlgValuesSupported = DPoPProof.algorithms
     let claimsSupported = [
         "aud", "auth_time", "email", "email_verified", "exp", "iat", "iss", "name", "nickname", "nonce",
         "phone_number", "phone_number_verified", "picture", "sid", "sub", "updated_at",
@@ -83,6 +84,7 @@ struct DiscoveryDocument: Encodable {
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported", claimsSupported = "claims_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case requestParameterSupported = "request_parameter_supported"
         case requestURIParameterSupported = "request_uri_parameter_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"

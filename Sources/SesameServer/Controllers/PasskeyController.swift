@@ -65,7 +65,7 @@ struct PasskeyController {
 
     /// What the request's access token grants.
     private func grant(of request: Request) async throws -> AccessGrant {
-        try await tokens.authenticate(accessToken: request.bearerToken)
+        try await tokens.authenticate(request.presentedAccessToken)
     }
 }
 

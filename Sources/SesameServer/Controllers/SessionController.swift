@@ -87,7 +87,7 @@ struct SessionController {
     }
 
     @Sendable func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let grant = try await tokens.authenticate(accessToken: request.bearerToken)
+        let grant = try await tokens.authenticate(request.presentedAccessToken)
         let current = try await sessions.resume(cookie.secret(in: request))?.0.id
         let bodies = try await sessions.list(grant).map { session in
             SessionBody(session, current: current.map { $0 == session.id })
@@ -96,13 +96,13 @@ struct SessionController {
     }
 
     @Sendable func revoke(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let grant = try await tokens.authenticate(accessToken: request.bearerToken)
+        let grant = try await tokens.authenticate(request.presentedAccessToken)
         try await sessions.revoke(id: context.parameters.get("id") ?? "", grant)
         return Response(status: .noContent)
     }
 
     @Sendable func revokeAll(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let grant = try await tokens.authenticate(accessToken: request.bearerToken)
+        let grant = try await tokens.authenticate(request.presentedAccessToken)
         try await sessions.revoke(id: nil, grant)
         return Response(status: .noContent)
     }

@@ -24,7 +24,12 @@ struct TokenController {
     }
 
     @Sendable func token(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try await refusals.answer(request, context, proxies: proxies) { try await grant(request, $0, ip: $1) }
+        var response = try await refusals.answer(request, context, proxies: proxies) {
+            try await grant(request, $0, ip: $1)
+        }
+        // The nonce for the client's next proof, so it need not be asked for again (RFC 9449 §8.2).
+        if !request.dpopProofs.isEmpty { response.headers[.dpopNonce] = tokens.dpopNonce() }
+        return response
     }
 
     /// Authenticates the client and runs the grant the body names.
@@ -33,7 +38,9 @@ struct TokenController {
         let application = try await authenticate(request, body, for: grant)
         // Core refuses it again in each grant; asked here too so it is answered before the rest of the body is read.
         try application.requireGrant(grant.type)
-        let issue = try TokenGrantRequest(body, application: application)
+        var issue = try TokenGrantRequest(body, application: application)
+        let key = try await proofKey(request, for: grant)
+        issue.dpopThumbprint = key
         let response: TokenResponse
         switch grant {
         case .passwordlessOTP(let credentials):
@@ -43,16 +50,24 @@ struct TokenController {
         case .deviceKey(let assertion):
             response = try await deviceKeys.finish(assertion, request: issue, ip: ip)
         case .refreshToken(let token, let scope):
-            response = try await tokens.refresh(token, application: application, scope: scope)
+            response = try await tokens.refresh(token, application: application, scope: scope, dpopThumbprint: key)
         case .authorizationCode(let code, let redirectURI, let verifier):
             response = try await tokens.exchange(
-                code: code, redirectURI: redirectURI, codeVerifier: verifier, application: application)
+                code: code, redirectURI: redirectURI, codeVerifier: verifier, application: application,
+                dpopThumbprint: key)
         case .magicLink(let linkSession):
             response = try await linkRequests.finish(pollSecret: linkSession, request: issue)
         case .clientCredentials(let audience, let scope):
             response = try await machineTokens.issue(for: application, audience: audience, scope: scope)
         }
         return response
+    }
+
+    /// The DPoP key the request proves possession of (RFC 9449), or nil without a proof.
+    /// Machine tokens are never presented to Sesame, so a client-credentials grant stays Bearer.
+    private func proofKey(_ request: Request, for grant: TokenGrant) async throws -> String? {
+        if case .clientCredentials = grant { return nil }
+        return try await tokens.tokenRequestKey(proofs: request.dpopProofs, path: request.uri.path)
     }
 
     /// The client, authenticated. A machine client that fails is told as Auth0 tells it

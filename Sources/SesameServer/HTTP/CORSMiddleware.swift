@@ -34,6 +34,8 @@ struct CORSMiddleware: RouterMiddleware {
         if allowed {
             response.headers[.accessControlAllowOrigin] = origin
             response.headers[.vary] = "Origin"
+            // A browser client reads the nonce for its next DPoP proof (RFC 9449 §8).
+            response.headers[.accessControlExposeHeaders] = "DPoP-Nonce, WWW-Authenticate"
         }
         return response
     }
@@ -45,7 +47,7 @@ struct CORSMiddleware: RouterMiddleware {
     private static func addPreflightHeaders(_ headers: inout HTTPFields, origin: String) {
         headers[.accessControlAllowOrigin] = origin
         headers[.accessControlAllowMethods] = "GET, POST, PATCH, DELETE"
-        headers[.accessControlAllowHeaders] = "Authorization, Content-Type, Auth0-Client"
+        headers[.accessControlAllowHeaders] = "Authorization, Content-Type, Auth0-Client, DPoP"
         headers[.accessControlMaxAge] = "600"
         headers[.vary] = "Origin"
     }

@@ -43,8 +43,16 @@ extension SesameError: HTTPResponseError {
     private func withHeaders(_ response: Response) -> Response {
         var response = response
         if let limit = rateLimit { response.headers.setRateLimit(limit) }
-        if let challenge = bearerChallenge { response.headers[.wwwAuthenticate] = challenge }
+        if let challenge = dpop.flatMap(dpopChallenge) ?? bearerChallenge { response.headers[.wwwAuthenticate] = challenge }
+        if let nonce = dpop?.nonce { response.headers[.dpopNonce] = nonce }
         return response
+    }
+
+    /// RFC 9449 §7.1: a protected resource's refusal of a DPoP presentation names the scheme
+    /// and the algorithms a proof may use; the token endpoint answers in the body only.
+    private func dpopChallenge(_ challenge: DPoPChallenge) -> String? {
+        guard challenge.resource else { return nil }
+        return "DPoP error=\"\(code.rawValue)\", algs=\"\(DPoPProof.algorithms.joined(separator: " "))\""
     }
 
     /// RFC 6750 §3 (and RFC 9470 for a login that is too old): how to get a token that works.

@@ -101,11 +101,15 @@ struct ManagementController {
     /// with `update:users` (anything), or a user's own access token that Core's self-service
     /// rule admits (their own `user_metadata` only, once their address is proven).
     private func caller(of request: Request) async throws -> AccessGrant? {
-        guard let token = request.bearerToken, try await !adminTokens.isManagementToken(token) else {
-            try await adminTokens.authorize(bearerToken: request.bearerToken, for: .updateUsers)
-            return nil
+        let presented = request.presentedAccessToken
+        // A management token is never DPoP-bound; a user's token may be.
+        if presented.scheme == .bearer {
+            guard let token = request.bearerToken, try await !adminTokens.isManagementToken(token) else {
+                try await adminTokens.authorize(bearerToken: request.bearerToken, for: .updateUsers)
+                return nil
+            }
         }
-        let grant = try await tokens.authenticate(accessToken: token)
+        let grant = try await tokens.authenticate(presented)
         try users.authorizeSelfService(grant)
         return grant
     }

@@ -40,6 +40,8 @@ struct PasskeyAndDeviceKeyLoginTests {
                 authSession: signup.authSession, response: try JSONEncoder().encode(try registration.build()),
                 request: world.request(), ip: nil)
             #expect(created.idToken != nil && created.refreshToken == nil)
+            // The answer's scope says what was granted: no refresh token, so no offline_access.
+            #expect(!Scope(created.scope).contains("offline_access") && Scope(created.scope).contains("openid"))
 
             let login = try await world.sesame.passkeys.startAuthentication(
                 application: world.application, realm: nil, ip: "198.51.100.7")

@@ -5,6 +5,8 @@ import SesameAPI
 struct HTTPTransport: Sendable {
     let base: URL
     let exchange: HTTPExchange.Send
+    /// The key that proves possession of the tokens, when the client uses DPoP.
+    var dpop: DPoP?
 
     /// A JSON body's answer: the bytes and the headers a caller may need (rate limits).
     struct Answer {
@@ -51,15 +53,34 @@ struct HTTPTransport: Sendable {
     }
 
     private func send(_ request: HTTPExchange.Request, bearer: String?) async throws -> Answer {
+        // A proof goes to the token endpoint and with every access token (RFC 9449 §5, §7).
+        guard let dpop, bearer != nil || request.url.path.hasSuffix("/oauth/token") else {
+            return try await sendOnce(request, bearer: bearer, dpop: nil)
+        }
+        do {
+            return try await sendOnce(request, bearer: bearer, dpop: dpop)
+        } catch let error as SesameClientError where error.code == "use_dpop_nonce" {
+            // The server asked for its nonce, which the refusal carried: once more with it (§8).
+            return try await sendOnce(request, bearer: bearer, dpop: dpop)
+        }
+    }
+
+    private func sendOnce(_ request: HTTPExchange.Request, bearer: String?, dpop: DPoP?) async throws -> Answer {
         var request = request
         request.headers.append(("Accept", "application/json"))
-        if let bearer { request.headers.append(("Authorization", "Bearer \(bearer)")) }
+        if let bearer { request.headers.append(("Authorization", "\(dpop == nil ? "Bearer" : "DPoP") \(bearer)")) }
+        if let dpop {
+            let proof = try dpop.proof(
+                method: request.method, url: request.url, nonce: dpop.nonces.current, accessToken: bearer)
+            request.headers.append(("DPoP", proof))
+        }
         let response: HTTPExchange.Response
         do {
             response = try await exchange(request)
         } catch {
             throw SesameClientError.network(error.localizedDescription)
         }
+        dpop?.nonces.keep(response.headers["dpop-nonce"])
         guard (200..<300).contains(response.status) else { throw Self.refusal(response) }
         return Answer(body: response.body, headers: response.headers)
     }

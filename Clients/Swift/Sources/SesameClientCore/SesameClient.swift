@@ -19,7 +19,7 @@ public struct SesameClient: Sendable {
     /// The scope a login asks for unless told otherwise.
     public static let defaultScope = "openid profile email phone offline_access"
 
-    let transport: HTTPTransport
+    var transport: HTTPTransport
     let verifier: IDTokenVerifier
     private let now: @Sendable () -> Date
 

@@ -28,7 +28,21 @@ public struct DeviceCredentialService: Sendable {
             let admin = try await admins.authorize(bearerToken: token, for: action.managementScope)
             return .admin(tokenID: admin.id)
         }
-        let grant = try await tokens.authenticate(accessToken: token)
+        return try userCaller(try await tokens.authenticate(accessToken: token), for: action)
+    }
+
+    /// ``caller(bearerToken:for:)`` for a token presented either way: `Authorization: DPoP`
+    /// is a user's DPoP-bound token, checked with its proof.
+    public func caller(_ presented: PresentedAccessToken, for action: DeviceCredentialAction) async throws
+        -> ManagementCaller
+    {
+        guard presented.scheme == .dpop else { return try await caller(bearerToken: presented.token, for: action) }
+        return try userCaller(try await tokens.authenticate(presented), for: action)
+    }
+
+    /// The rules for a user's own token: the action's scope and, to register, a verified
+    /// address and a recent login.
+    private func userCaller(_ grant: AccessGrant, for action: DeviceCredentialAction) throws -> ManagementCaller {
         try grant.require(scope: action.scope)
         if action == .create {
             try grant.requireVerifiedAddress()

@@ -24,6 +24,8 @@ public struct AuthorizeParameters: Sendable, Equatable {
     public var uiLocales: String?
     /// Auth0's `screen_hint`: `signup` opens the page's sign-up path, as `prompt=create` does.
     public var screenHint: String?
+    /// RFC 9449 §10: the thumbprint of the DPoP key the code's exchange must prove.
+    public var dpopJKT: String?
 
     /// Creates parameters.
     public init(
@@ -51,7 +53,7 @@ public struct AuthorizeParameters: Sendable, Equatable {
     /// The wire names of every parameter, for carrying them in forms and links.
     public static let names = [
         "response_type", "state", "scope", "nonce", "audience", "code_challenge", "code_challenge_method", "prompt",
-        "max_age", "response_mode", "login_hint", "connection", "ui_locales", "screen_hint",
+        "max_age", "response_mode", "login_hint", "connection", "ui_locales", "screen_hint", "dpop_jkt",
     ]
 
     /// The parameters read from `value(name)`, by wire name.
@@ -63,13 +65,14 @@ public struct AuthorizeParameters: Sendable, Equatable {
             maxAge: try value("max_age"), responseMode: try value("response_mode"), loginHint: try value("login_hint"),
             connection: try value("connection"), uiLocales: try value("ui_locales"),
             screenHint: try value("screen_hint"))
+        dpopJKT = try value("dpop_jkt")
     }
 
     /// The parameters that are set, by wire name, in ``names`` order.
     public var fields: [(String, String)] {
         let values = [
             responseType, state, scope, nonce, audience, codeChallenge, codeChallengeMethod, prompt, maxAge, responseMode,
-            loginHint, connection, uiLocales, screenHint,
+            loginHint, connection, uiLocales, screenHint, dpopJKT,
         ]
         return zip(Self.names, values).compactMap { name, value in value.map { (name, $0) } }
     }
