@@ -233,11 +233,20 @@ def _web_auth_code(sesame, callback: str, challenge: str, dpop: DPoPKey | None =
     assert code_page.status_code == 200, code_page.text
     fields = {**_hidden_fields(code_page.text), "otp": sesame.last_code("web@example.com")}
     answer = browser.post(sesame.url("/authorize/verify"), data=fields, allow_redirects=False, timeout=10)
-    if answer.status_code == 200:  # the passkey offer: "Not now"
-        skip = re.search(r'id="skip" href="([^"]+)"', answer.text).group(1)
-        answer = browser.get(urljoin(sesame.url("/"), html.unescape(skip)), allow_redirects=False, timeout=10)
+    # The hosted page answers each POST with a redirect to its step page (Post/Redirect/Get),
+    # and "Not now" on the passkey offer goes back through /authorize: follow the page's own
+    # redirects, as the browser Auth0.swift opens does, until one leaves for the callback.
+    for _ in range(5):
+        if answer.status_code == 303 and answer.headers["location"].startswith("/"):
+            answer = browser.get(urljoin(sesame.url("/"), answer.headers["location"]), allow_redirects=False, timeout=10)
+        elif answer.status_code == 200 and 'id="skip"' in answer.text:  # the passkey offer: "Not now"
+            skip = re.search(r'id="skip" href="([^"]+)"', answer.text).group(1)
+            answer = browser.get(urljoin(sesame.url("/"), html.unescape(skip)), allow_redirects=False, timeout=10)
+        else:
+            break
     assert answer.status_code == 303, answer.text
     location = urlparse(answer.headers["location"])
+    assert "code" in parse_qs(location.query), answer.headers["location"]
     assert parse_qs(location.query)["state"] == [query["state"]]
     return parse_qs(location.query)["code"][0]
 
