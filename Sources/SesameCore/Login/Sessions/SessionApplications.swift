@@ -47,24 +47,26 @@ public struct SessionApplications: Sendable {
     /// Queues a logout token for each application the ended `sessions` answered that
     /// registered a back-channel logout URI.
     func sessionsEnded(_ sessions: [BrowserSession]) async throws {
-        var deliveries: [QueuedDelivery] = []
-        let now = clock.now()
-        let seal = PayloadSeal(secrets: try await storage.hmacSecrets())
+        var notices: [(uri: String, notice: LogoutNotice)] = []
         for session in sessions {
             for use in try await storage.sessionApplications(sessionID: session.id) {
                 guard let application = try await storage.application(clientID: use.clientID),
                     let uri = application.backchannelLogoutURI
                 else { continue }
-                let notice = LogoutNotice(
-                    clientID: use.clientID, subject: session.userID, sid: use.sid, jti: random.token(16))
-                deliveries.append(
-                    QueuedDelivery(
-                        id: random.orderedHex(at: now), channel: LogoutNotice.channel, recipient: uri,
-                        payload: try seal.seal(JSONEncoder().encode(notice)),
-                        deadline: now.addingTimeInterval(Self.retryWindow), createdAt: now))
+                notices.append(
+                    (uri, LogoutNotice(clientID: use.clientID, subject: session.userID, sid: use.sid, jti: random.token(16))))
             }
         }
-        guard !deliveries.isEmpty else { return }
+        // Most sessions' applications registered no URI: only then are the HMAC keys read.
+        guard !notices.isEmpty else { return }
+        let now = clock.now()
+        let seal = PayloadSeal(secrets: try await storage.hmacSecrets())
+        let deliveries = try notices.map { uri, notice in
+            QueuedDelivery(
+                id: random.orderedHex(at: now), channel: LogoutNotice.channel, recipient: uri,
+                payload: try seal.seal(JSONEncoder().encode(notice)),
+                deadline: now.addingTimeInterval(Self.retryWindow), createdAt: now)
+        }
         try await storage.enqueueDeliveries(deliveries)
         await wake?()
     }

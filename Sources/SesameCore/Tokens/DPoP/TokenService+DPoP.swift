@@ -82,6 +82,8 @@ extension TokenService {
 
     /// Refuses a refresh without a proof by the key its token is bound to.
     func checkRefreshBinding(_ token: String, application: Application, proofKey: String?) async throws {
+        // A confidential client's tokens are never bound (its credentials bind them): no read.
+        guard !application.isConfidential else { return }
         let hashes = hasher.candidates(token, purpose: .refreshToken)
         guard
             case .some(.some(let bound)) = try await storage.refreshTokenBinding(hashes: hashes, clientID: application.clientID),
