@@ -129,8 +129,9 @@ struct JobBody: Codable, Sendable, Equatable {
     var id: String
     var type: String
     var status: String
-    var connectionID: String
-    var connection: String
+    /// Absent for an export of every connection, as Auth0 answers it.
+    var connectionID: String?
+    var connection: String?
     var externalID: String?
     var upsert: Bool?
     var createdAt: String
@@ -147,7 +148,8 @@ struct JobBody: Codable, Sendable, Equatable {
 
     init(_ job: Job) {
         (id, type, status) = (job.id, job.kind.rawValue, job.status.rawValue)
-        (connectionID, connection, externalID) = (job.connectionID, job.connection, job.externalID)
+        (connectionID, connection) = job.connectionID.isEmpty ? (nil, nil) : (job.connectionID, job.connection)
+        externalID = job.externalID
         upsert = job.kind == .usersImport ? job.upsert : nil
         createdAt = ISO8601.string(job.createdAt)
         if job.kind == .usersImport, job.status == .completed || job.status == .failed {
