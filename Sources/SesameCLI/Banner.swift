@@ -5,12 +5,9 @@ import SesameStorageSQL
 
 /// What `serve` prints on start: enough to make the first login with curl.
 struct Banner: Sendable {
-    let host: String
-    let issuer: String
-    let database: String
-    let clientID: String
-    let email: String
-    let sms: String
+    let host, issuer, database, clientID: String
+    /// How email and text messages leave: the provider, or the console outbox.
+    let email, sms: String
 
     /// The banner of `runtime`, with the default application read now.
     init(_ runtime: SesameRuntime) async throws {

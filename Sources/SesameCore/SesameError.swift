@@ -155,8 +155,6 @@ public struct RateLimitStatus: Sendable, Equatable {
 
     /// Creates a status.
     public init(limit: Int, remaining: Int, resetEpochSeconds: Int64) {
-        self.limit = limit
-        self.remaining = remaining
-        self.resetEpochSeconds = resetEpochSeconds
+        (self.limit, self.remaining, self.resetEpochSeconds) = (limit, remaining, resetEpochSeconds)
     }
 }

@@ -141,13 +141,9 @@ extension UsersCommand {
 
 /// `sesame admin users import --json`: the job's summary and the users it refused.
 struct ImportReport: Encodable {
-    var id: String
-    var status: String
+    var id, status: String
     var statusDetails: String?
-    var failed: Int
-    var updated: Int
-    var inserted: Int
-    var total: Int
+    var failed, updated, inserted, total: Int
     var errors: [JobUserError]
 
     enum CodingKeys: String, CodingKey {

@@ -22,13 +22,9 @@ public struct OutgoingMessage: Sendable, Equatable {
         channel: Channel, recipient: String, subject: String?, body: String, html: String? = nil, code: String?,
         link: String?
     ) {
-        self.channel = channel
-        self.recipient = recipient
-        self.subject = subject
-        self.body = body
-        self.html = html
-        self.code = code
-        self.link = link
+        (self.channel, self.recipient, self.subject) = (channel, recipient, subject)
+        (self.body, self.html) = (body, html)
+        (self.code, self.link) = (code, link)
     }
 }
 

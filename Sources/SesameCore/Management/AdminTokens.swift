@@ -27,11 +27,8 @@ public struct AdminTokens: Sendable {
         storage: any AdminTokenRepository, hasher: SecretHasher, random: any RandomSource, clock: any SesameClock,
         machine: MachineTokens?
     ) {
-        self.storage = storage
-        self.hasher = hasher
-        self.random = random
-        self.clock = clock
-        self.machine = machine
+        (self.storage, self.hasher, self.machine) = (storage, hasher, machine)
+        (self.random, self.clock) = (random, clock)
     }
 
     /// The prefix that tells management tokens from user access tokens.

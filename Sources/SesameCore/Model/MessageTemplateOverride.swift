@@ -54,10 +54,7 @@ public struct MessageTemplateOverride: Sendable, Equatable {
 
     /// Creates an override.
     public init(name: String, language: String, scope: Scope, body: String, updatedAt: Date) {
-        self.name = name
-        self.language = language
-        self.scope = scope
-        self.body = body
-        self.updatedAt = updatedAt
+        (self.name, self.language, self.scope) = (name, language, scope)
+        (self.body, self.updatedAt) = (body, updatedAt)
     }
 }

@@ -39,10 +39,7 @@ public struct SessionApplication: Sendable, Equatable {
 
     /// Creates a record.
     public init(sessionID: String, clientID: String, sid: String, createdAt: Date, expiresAt: Date) {
-        self.sessionID = sessionID
-        self.clientID = clientID
-        self.sid = sid
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
+        (self.sessionID, self.clientID, self.sid) = (sessionID, clientID, sid)
+        (self.createdAt, self.expiresAt) = (createdAt, expiresAt)
     }
 }

@@ -11,9 +11,7 @@ public struct DeliveryGate: Sendable, Equatable {
 
     /// Creates the gate of a start's message.
     public init(connection: String, identifier: String, signupDisabled: Bool) {
-        self.connection = connection
-        self.identifier = identifier
-        self.signupDisabled = signupDisabled
+        (self.connection, self.identifier, self.signupDisabled) = (connection, identifier, signupDisabled)
     }
 
     /// Whether the message goes out to `user` (nil: no stored account).

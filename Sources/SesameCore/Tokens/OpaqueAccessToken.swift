@@ -5,11 +5,8 @@ import SesameAPI
 /// is authenticated with the HMAC key instead of RSA, so a login costs one RSA signature
 /// (the id_token) and `/userinfo` needs no token lookup.
 struct OpaqueAccessToken: Codable, Equatable {
-    var sub: String
-    var cid: String
-    var scp: String
-    var iat: Int64
-    var exp: Int64
+    var sub, cid, scp: String
+    var iat, exp: Int64
     /// Random, so two tokens issued in the same second for the same grant still differ
     /// (a client that rotates tokens must be able to tell them apart).
     var jti: String?

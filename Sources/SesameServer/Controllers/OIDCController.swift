@@ -31,12 +31,7 @@ struct OIDCController {
 /// OpenID Provider Metadata (OpenID Connect Discovery 1.0 §3).
 struct DiscoveryDocument: Encodable {
     let issuer: String
-    let authorizationEndpoint: String
-    let tokenEndpoint: String
-    let userinfoEndpoint: String
-    let jwksURI: String
-    let revocationEndpoint: String
-    let endSessionEndpoint: String
+    let authorizationEndpoint, tokenEndpoint, userinfoEndpoint, jwksURI, revocationEndpoint, endSessionEndpoint: String
     let scopesSupported = ["openid", "profile", "email", "phone", "offline_access"]
     let responseTypesSupported = ["code"]
     let responseModesSupported = ResponseMode.allCases.map(\.rawValue)

@@ -120,18 +120,12 @@ struct JobsRoutes {
 /// A job in Auth0's shape; `summary` once it has run.
 struct JobBody: Codable, Sendable, Equatable {
     struct Summary: Codable, Sendable, Equatable {
-        var failed: Int
-        var updated: Int
-        var inserted: Int
-        var total: Int
+        var failed, updated, inserted, total: Int
     }
 
-    var id: String
-    var type: String
-    var status: String
+    var id, type, status: String
     /// Absent for an export of every connection, as Auth0 answers it.
-    var connectionID: String?
-    var connection: String?
+    var connectionID, connection: String?
     var externalID: String?
     var upsert: Bool?
     var createdAt: String

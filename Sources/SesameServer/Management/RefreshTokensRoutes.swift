@@ -40,12 +40,8 @@ struct ManagementRefreshTokenBody: Encodable, Sendable {
         var scopes: String
     }
 
-    var id: String
-    var userID: String
-    var clientID: String
-    var createdAt: String
-    var expiresAt: String
-    var lastExchangedAt: String
+    var id, userID, clientID: String
+    var createdAt, expiresAt, lastExchangedAt: String
     var rotating = true
     var resourceServers: [ResourceServer]
 

@@ -54,14 +54,8 @@ struct ManagementSessionBody: Encodable, Sendable {
         var methods: [Method]
     }
 
-    var id: String
-    var userID: String
-    var createdAt: String
-    var updatedAt: String
-    var authenticatedAt: String
-    var lastInteractedAt: String
-    var idleExpiresAt: String
-    var expiresAt: String
+    var id, userID: String
+    var createdAt, updatedAt, authenticatedAt, lastInteractedAt, idleExpiresAt, expiresAt: String
     var device: Device
     var authentication: Authentication
 

@@ -68,11 +68,8 @@ final class MessageSkeletons: Sendable {
         /// ``ParsedTemplates`` serial numbers: a changed override is another template.
         var template: Int
         var layout: Int?
-        var language: String
-        var connection: String
-        var applicationName: String
-        var applicationLogoURL: String?
-        var applicationBrandColor: String?
+        var language, connection, applicationName: String
+        var applicationLogoURL, applicationBrandColor: String?
         var lifetimeMinutes: Int
         var kind: MessageContent.Kind
 

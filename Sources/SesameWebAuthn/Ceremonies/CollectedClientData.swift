@@ -1,9 +1,7 @@
 /// The members of clientDataJSON (CollectedClientData, §5.8.1) that the RP checks.
 /// Unknown members are ignored; the JSON text is never compared to a template.
 struct CollectedClientData: Sendable {
-    let type: String
-    let challenge: String
-    let origin: String
+    let type, challenge, origin: String
     let crossOrigin: Bool?
     let topOrigin: String?
     /// The legacy `tokenBinding.status`, when tokenBinding is an object with a string status.

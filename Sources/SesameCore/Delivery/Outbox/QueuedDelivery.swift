@@ -44,16 +44,10 @@ public struct QueuedDelivery: Sendable, Equatable {
         id: String, channel: String, recipient: String, payload: [UInt8], status: Status = .pending, deadline: Date,
         createdAt: Date
     ) {
-        self.id = id
-        self.channel = channel
-        self.recipient = recipient
-        self.payload = payload
-        self.status = status
-        self.attempts = 0
-        self.nextAttemptAt = createdAt
-        self.deadline = deadline
-        self.createdAt = createdAt
-        self.updatedAt = createdAt
+        (self.id, self.channel, self.recipient, self.payload) = (id, channel, recipient, payload)
+        (self.status, self.attempts, self.deadline) = (status, 0, deadline)
+        // Due at once, and untouched since it was made.
+        (self.nextAttemptAt, self.createdAt, self.updatedAt) = (createdAt, createdAt, createdAt)
     }
 }
 

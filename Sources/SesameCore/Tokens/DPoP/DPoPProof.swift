@@ -72,11 +72,8 @@ public struct DPoPProof: Sendable, Equatable {
     }
 
     private struct Claims: Decodable {
-        let htm: String
-        let htu: String
+        let htm, htu, jti: String
         let iat: Int64
-        let jti: String
-        let nonce: String?
-        let ath: String?
+        let nonce, ath: String?
     }
 }
