@@ -8,6 +8,8 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "Logins (or grants) in flight at once.") var concurrency = 32
     @OptionGroup var target: TargetOptions
     @Flag(help: "Print one JSON object.") var json = false
+    @Flag(help: "Then measure latency again at half the rate reached, as an open-loop load (p99 at half the peak).")
+    var halfRate = false
 
     /// These options again as arguments, for another benchmark's parser.
     var arguments: [String] {
@@ -15,6 +17,7 @@ struct LoadOptions: ParsableArguments {
         if let url = target.url { arguments += ["--url", url] }
         if let dataDir = target.dataDir { arguments += ["--data-dir", dataDir] }
         if let database = target.database { arguments += ["--database", database] }
+        if halfRate { arguments.append("--half-rate") }
         return arguments + ["--instances", String(target.instances)]
     }
 }
@@ -58,6 +61,7 @@ enum HTTPBench {
             try await run(
                 operation, concurrency: concurrency, seconds: duration, on: target.executor, servers: target.servers,
                 into: &report)
+            if load.halfRate { try await atHalfRate(operation, concurrency: concurrency, seconds: duration, target, &report) }
         } catch {
             try? await target.stop(removeDirectory: options.ownsDirectory)
             throw error
@@ -81,5 +85,20 @@ enum HTTPBench {
         report.record(result, cpu: watch.finish())
         report.peakRSSBytes = servers.first?.peakResidentBytes
         report.boundAfter(try await CryptoBound.rsa2048SignsPerSecond())
+    }
+
+    /// The latency an operator sees below saturation: the same logins started evenly at half
+    /// the rate the closed-loop run reached (open loop, so a slow answer cannot hold back the
+    /// logins behind it). The same workers run it, each with its own state (a refresh token, a
+    /// device key): at half the rate each is idle half the time, so a login waits only when
+    /// the server is slow.
+    static func atHalfRate(
+        _ operation: @escaping Operation, concurrency: Int, seconds: Int, _ target: BenchTarget, _ report: inout Report
+    ) async throws {
+        let rate = report.loginsPerSecond / 2
+        guard rate > 0 else { return }
+        let runner = LoadRunner(
+            concurrency: concurrency, duration: .seconds(seconds), executor: target.executor, rate: rate)
+        report.recordHalfRate(try await runner.run(operation), rate: rate)
     }
 }

@@ -7,6 +7,8 @@ struct LoadRunner {
     let duration: Duration
     /// Where the workers run: the load generator's connection thread.
     let executor: LoopExecutor
+    /// Logins started per second in all, evenly spaced; nil: back to back, as fast as answered.
+    var rate: Double? = nil
 
     struct Result {
         var latencies: [Double] = []
@@ -20,7 +22,10 @@ struct LoadRunner {
         let deadline = started + duration
         var result = try await withThrowingTaskGroup(of: Result.self) { group in
             for worker in 0..<concurrency {
-                group.addTask(executorPreference: executor) { try await Self.loop(worker: worker, until: deadline, operation) }
+                let schedule = rate.map { PacedSchedule(start: started, rate: $0, workers: concurrency, worker: worker) }
+                group.addTask(executorPreference: executor) {
+                    try await Self.loop(worker: worker, until: deadline, paced: schedule, operation)
+                }
             }
             return try await group.reduce(into: Result()) { total, part in
                 total.latencies += part.latencies
@@ -32,14 +37,21 @@ struct LoadRunner {
     }
 
     private static func loop(
-        worker: Int, until deadline: ContinuousClock.Instant,
+        worker: Int, until deadline: ContinuousClock.Instant, paced schedule: PacedSchedule?,
         _ operation: @Sendable (_ worker: Int, _ index: Int) async throws -> Bool
     ) async throws -> Result {
         var result = Result()
         var index = 0
         while ContinuousClock.now < deadline {
             index += 1
-            let begin = ContinuousClock.now
+            var begin = ContinuousClock.now
+            if let due = schedule?.start(of: index) {
+                guard due < deadline else { break }
+                if due > begin { try await Task.sleep(until: due, clock: .continuous) }
+                // Timed from when the login was due, not from when the worker got to it: a slow
+                // answer delays the logins behind it, and their wait is latency too.
+                begin = due
+            }
             if try await operation(worker, index) {
                 result.latencies.append((ContinuousClock.now - begin).seconds * 1000)
             } else {

@@ -7,6 +7,13 @@ struct Report: Encodable {
     var loginsPerSecond = 0.0
     var p50Milliseconds = 0.0
     var p99Milliseconds = 0.0
+    /// With `--half-rate`: the rate asked for (half of ``loginsPerSecond``), the rate reached,
+    /// and the latencies of that open-loop run, timed from when each login was due.
+    var halfRate: HalfRate?
+    /// In `all`: the floor (`sesame-bench floor`, as many requests a login as this benchmark)
+    /// measured right after this benchmark, and this benchmark's rate against it.
+    var floorLoginsPerSecond: Double?
+    var floorRatio: Double?
     /// The bound the ratio is read against: the mean of the bounds measured just before and
     /// just after the load, once both are known (``boundAfter(_:)``).
     var rsa2048SignsPerSecond: Double
@@ -60,7 +67,32 @@ struct Report: Encodable {
         ratio = loginsPerSecond / rsa2048SignsPerSecond
     }
 
+    /// The figures of a run at half the peak rate.
+    struct HalfRate: Encodable {
+        var targetPerSecond, loginsPerSecond, p50Milliseconds, p99Milliseconds: Double
+        var failures: Int
+
+        enum CodingKeys: String, CodingKey {
+            case targetPerSecond = "target_per_second", loginsPerSecond = "logins_per_second"
+            case p50Milliseconds = "p50_ms", p99Milliseconds = "p99_ms", failures
+        }
+    }
+
+    mutating func recordHalfRate(_ result: LoadRunner.Result, rate: Double) {
+        halfRate = HalfRate(
+            targetPerSecond: rate, loginsPerSecond: Double(result.latencies.count) / max(result.elapsed, 0.001),
+            p50Milliseconds: result.latencies.percentile(0.5), p99Milliseconds: result.latencies.percentile(0.99),
+            failures: result.failures)
+    }
+
+    /// Takes in the floor measured beside this benchmark.
+    mutating func floor(_ floor: Report) {
+        floorLoginsPerSecond = floor.loginsPerSecond
+        floorRatio = floor.loginsPerSecond > 0 ? loginsPerSecond / floor.loginsPerSecond : nil
+    }
+
     enum CodingKeys: String, CodingKey {
+        case halfRate = "half_rate", floorLoginsPerSecond = "floor_logins_per_second", floorRatio = "floor_ratio"
         case loginsPerSecond = "logins_per_second", p50Milliseconds = "p50_ms", p99Milliseconds = "p99_ms"
         case rsa2048SignsPerSecond = "rsa2048_signs_per_second", ratio, idleRSSBytes = "idle_rss_bytes"
         case rsa2048SignsPerSecondBefore = "rsa2048_signs_per_second_before"
@@ -77,7 +109,24 @@ struct Report: Encodable {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    var text: String {
+    var text: String { ([mainText] + extraLines).joined(separator: "\n") }
+
+    /// The lines of the figures only some runs have: at half the peak, and against the floor.
+    private var extraLines: [String] {
+        func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+        var lines: [String] = []
+        if let half = halfRate {
+            lines.append(
+                "at half the peak (\(f(half.targetPerSecond)) /s asked, \(f(half.loginsPerSecond)) /s): "
+                    + "p50 \(f(half.p50Milliseconds, 2)) ms, p99 \(f(half.p99Milliseconds, 2)) ms")
+        }
+        if let floorRatio, let floorLoginsPerSecond {
+            lines.append("against the floor measured beside it (\(f(floorLoginsPerSecond)) /s): \(f(floorRatio * 100)) %")
+        }
+        return lines
+    }
+
+    private var mainText: String {
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         return """
             complete \(kind) logins: \(f(loginsPerSecond)) /s  (\(logins) logins, \(failures) failed, \
