@@ -9,8 +9,8 @@ import SesameCore
 /// Auth0's bulk user jobs through ``UserJobs``: `POST /api/v2/jobs/users-imports` (a
 /// multipart upload of the users file), `POST /api/v2/jobs/users-exports`,
 /// `GET /api/v2/jobs/{id}` (a completed export's signed `location`),
-/// `GET /api/v2/jobs/{id}/errors`, and `GET /api/v2/jobs/{id}/file`, the export's file, which
-/// takes the link's signature instead of a token.
+/// `GET /api/v2/jobs/{id}/errors`, and `GET /api/v2/jobs/{id}/file`, the export's gzip file,
+/// which takes the link's signature instead of a token.
 struct JobsRoutes {
     let adminTokens: AdminTokens
     let jobs: UserJobs
@@ -90,9 +90,9 @@ struct JobsRoutes {
         let (id, signature) = (context.parameters.get("id") ?? "", query["signature"].map(String.init) ?? "")
         let expires = query["expires"].flatMap { Int64(String($0)) } ?? 0
         let (data, format) = try await jobs.file(id, expires: expires, signature: signature)
-        let type = format == "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson"
-        var headers: HTTPFields = [.contentType: type, .cacheControl: "no-store"]
-        headers[HTTPField.Name("Content-Disposition")!] = "attachment; filename=\"\(id).\(format)\""
+        // Gzip, named `<id>.json.gz` or `<id>.csv.gz` (newline-delimited JSON or CSV inside), as Auth0's.
+        var headers: HTTPFields = [.contentType: "application/gzip", .cacheControl: "no-store"]
+        headers[HTTPField.Name("Content-Disposition")!] = "attachment; filename=\"\(id).\(format).gz\""
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 
