@@ -1,4 +1,5 @@
 import Foundation
+import SesameAPI
 import Testing
 
 @testable import SesameCore
@@ -99,5 +100,46 @@ struct JSONArraySplitterTests {
         let failure = Self.failure(#"[1, "abcdefghij"]"#, maxElementSize: 8)
         #expect(failure == .init(position: .init(line: 1, column: 5), reason: "a value is over 8 bytes"))
         #expect(try Self.split(#"[1, "abcdef"]"#, maxElementSize: 8).count == 2)
+    }
+
+    /// A small deterministic generator, so a failing case is the same on every run.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// A differential check of the splitter against Foundation's whole-file parser: random
+    /// edits of a file with nested brackets, escapes and scalars, fed in random pieces.
+    @Test("mutated files: the splitter and a whole-file JSON parser agree on which are arrays and how long")
+    func agreesWithAParser() throws {
+        var random = SplitMix(state: 47)
+        let seed = Array(#"[{"email":"a@x.io","m":{"t":["]","\"",[1,{}]]}}, "s\\", 12, [true,null], {"e":""}]"#.utf8)
+        let alphabet = Array(#"[]{}",:\ a1"#.utf8)
+        for _ in 0..<3000 {
+            var bytes = seed
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let index = Int.random(in: 0..<bytes.count, using: &random)
+                if Bool.random(using: &random) {
+                    bytes.remove(at: index)
+                } else {
+                    bytes.insert(alphabet.randomElement(using: &random)!, at: index)
+                }
+            }
+            let parsed = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [Any]
+            let split = try? Self.split(String(decoding: bytes, as: UTF8.self), piece: Int.random(in: 1...9, using: &random))
+            let decoded = split.flatMap { elements in
+                try? elements.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.0.utf8)) }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            // RFC 8259 has no trailing comma (`[1,]`), which Foundation's parser lets by.
+            if parsed != nil, decoded == nil, Self.failure(text)?.reason == "expected a value after ," { continue }
+            #expect(parsed?.count == decoded?.count, "\(text)")
+        }
     }
 }
