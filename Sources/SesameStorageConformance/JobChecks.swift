@@ -46,6 +46,16 @@ enum JobChecks {
             try await expect(try await store.deleteJobs(createdBefore: now + 1) == 1, "old jobs are deleted")
             try await expect(try await store.job(id: "job_1") == nil, "gone")
         },
+        ConformanceCheck("jobs: a file of several pieces round-trips whole, and goes once its job is finished") { store, clock in
+            let now = clock.now()
+            let file = Data((0..<2_500_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+            try await store.createJob(job("job_3", at: now), input: file)
+            try await expect(try await store.jobInput(id: "job_3") == file, "the file round-trips in order")
+            try await expect(try await store.jobInput(id: "job_none") == nil, "no job, no file")
+            _ = try await store.claimJob(owner: "w", now: now, leaseUntil: now + 60)
+            _ = try await store.finishJob(id: "job_3", owner: "w", status: .failed, output: nil, details: "d", at: now)
+            try await expect(try await store.jobInput(id: "job_3") == Data(), "a finished job's file is gone")
+        },
         ConformanceCheck("jobs: an import step inserts the free users, skips taken ones, records progress and errors") {
             store, clock in
             let now = clock.now()

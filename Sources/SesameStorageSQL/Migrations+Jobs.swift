@@ -23,4 +23,16 @@ extension Migrations {
             "CREATE INDEX jobs_status ON jobs (status, created_at)",
         ]
     }
+
+    /// An import's file in pieces of at most ``SQLStorage/inputPiece`` bytes, written and read a
+    /// piece at a time, so that neither the server nor the database driver holds a second whole
+    /// copy of a 100 MB upload (`jobs.input` stays empty for them). A new table only.
+    static let jobInputPieces = Migration(
+        id: "0027_job_input_pieces",
+        sqlite: [
+            "CREATE TABLE job_inputs (job_id TEXT NOT NULL, piece INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (job_id, piece))"
+        ],
+        postgres: [
+            "CREATE TABLE job_inputs (job_id TEXT NOT NULL, piece BIGINT NOT NULL, bytes BYTEA NOT NULL, PRIMARY KEY (job_id, piece))"
+        ])
 }

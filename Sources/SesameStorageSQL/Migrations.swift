@@ -18,7 +18,7 @@ enum Migrations {
         initial, deviceKeys, passkeys, keyRotation, settings, security, sessions, linkRequests, deliveries, webhooks,
         messageTemplates, auditIndexes, management, codeVerification, codeFamilies, linkRequestOrigin,
         challengeRetries, auditAggregation, sealing, hmacRotation, adminTokenExpiry, machineClients, jobs, resourceServers,
-        backchannelLogout, dpop,
+        backchannelLogout, dpop, jobInputPieces,
     ]
 
     /// Instants are integer milliseconds, booleans 0/1 and hashes raw bytes in both

@@ -9,6 +9,10 @@ extension SQLStorage: JobRepository {
         failed, total, status_details, created_at, updated_at
         """
 
+    /// The most of an import's file one row of `job_inputs` holds: a bind and a row cost this
+    /// much beside the file, never a second copy of it.
+    static let inputPiece = 1024 * 1024
+
     public func createJob(_ job: Job, input: Data) async throws {
         // A large file is written without a request's deadline.
         try await executor.bulkTransaction { db in
@@ -18,11 +22,22 @@ extension SQLStorage: JobRepository {
                 input, processed, inserted, updated, failed, total, errors, created_at, updated_at)
                 VALUES (\(bind: job.id), \(bind: job.kind.rawValue), \(bind: job.status.rawValue), \(bind: job.connection),
                 \(bind: job.connectionID), \(bind: job.externalID), \(bind: job.upsert.sqlValue), \(bind: job.format),
-                \(bind: job.fields), \(bind: input), \(bind: job.processed), \(bind: job.summary.inserted),
+                \(bind: job.fields), \(bind: Data()), \(bind: job.processed), \(bind: job.summary.inserted),
                 \(bind: job.summary.updated), \(bind: job.summary.failed), \(bind: job.summary.total), '',
                 \(bind: job.createdAt.sqlValue), \(bind: job.updatedAt.sqlValue))
                 """
             ).run()
+            var (offset, piece) = (input.startIndex, 0)
+            while offset < input.endIndex {
+                let end = min(offset + Self.inputPiece, input.endIndex)
+                try await db.raw(
+                    """
+                    INSERT INTO job_inputs (job_id, piece, bytes)
+                    VALUES (\(bind: job.id), \(bind: piece), \(bind: Data(input[offset..<end])))
+                    """
+                ).run()
+                (offset, piece) = (end, piece + 1)
+            }
         }
     }
 
@@ -34,8 +49,23 @@ extension SQLStorage: JobRepository {
     }
 
     public func jobInput(id: String) async throws -> Data? {
-        try await executor.read { db in
+        let whole = try await executor.read { db in
             try await db.raw("SELECT input FROM jobs WHERE id = \(bind: id)").first()?.decode(column: "input", as: Data.self)
+        }
+        guard var file = whole else { return nil }
+        // Read a piece at a time, so the driver holds one piece beside the file.
+        var piece = 0
+        while let bytes = try await inputPiece(id, piece) {
+            file.append(bytes)
+            piece += 1
+        }
+        return file
+    }
+
+    private func inputPiece(_ id: String, _ piece: Int) async throws -> Data? {
+        try await executor.read { db in
+            try await db.raw("SELECT bytes FROM job_inputs WHERE job_id = \(bind: id) AND piece = \(bind: piece)").first()?
+                .decode(column: "bytes", as: Data.self)
         }
     }
 
@@ -125,14 +155,18 @@ extension SQLStorage: JobRepository {
         id: String, owner: String, status: Job.Status, output: Data?, details: String?, at: Date
     ) async throws -> Bool {
         try await executor.write { db in
-            try await db.raw(
+            let finished = try await db.raw(
                 """
                 UPDATE jobs SET status = \(bind: status.rawValue), output = \(bind: output),
                 status_details = \(bind: details), input = \(bind: Data()), lease_owner = NULL, lease_until = NULL,
                 updated_at = \(bind: at.sqlValue)
                 WHERE id = \(bind: id) AND lease_owner = \(bind: owner) AND status = 'processing' RETURNING id
                 """
-            ).first() != nil
+            ).first()
+            guard finished != nil else { return false }
+            // A finished job's file is no longer read.
+            try await db.raw("DELETE FROM job_inputs WHERE job_id = \(bind: id)").run()
+            return true
         }
     }
 

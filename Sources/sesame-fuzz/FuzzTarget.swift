@@ -11,6 +11,7 @@ enum FuzzTarget: String, CaseIterable {
     case deviceJWT = "device-jwt"
     case requestParameters = "request-parameters"
     case smtpReply = "smtp-reply"
+    case usersFile = "users-file"
 
     /// The environment variable that names the target, since libFuzzer owns the command line.
     static let environmentVariable = "SESAME_FUZZ_TARGET"
@@ -24,6 +25,7 @@ enum FuzzTarget: String, CaseIterable {
         case .deviceJWT: CoreFuzzing.deviceJWT(bytes)
         case .requestParameters: ParserFuzzing.requestParameters(bytes)
         case .smtpReply: ParserFuzzing.smtpReply(bytes)
+        case .usersFile: CoreFuzzing.usersFile(bytes)
         }
     }
 

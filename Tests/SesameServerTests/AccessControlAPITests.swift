@@ -37,6 +37,36 @@ struct AccessControlAPITests {
         }
     }
 
+    /// Attack: a management token with the resource-server scopes rewrites the Management
+    /// API's listed entry (its scopes or name), deletes it, or registers another API under its
+    /// identifier so that tokens for it would follow that API's settings. The system API is
+    /// listed first and read-only: 403 for PATCH and DELETE, 409 for another one.
+    @Test("the system Management API is listed first and cannot be changed, deleted or shadowed")
+    func systemAPITampering() async throws {
+        try await Harness.run { h in
+            let admin = try await ManagementAPITests.token(h)
+            #expect(try await h.post("/api/v2/resource-servers", ["identifier": Self.api], headers: admin).status == .created)
+            let list = try await h.get("/api/v2/resource-servers?include_totals=true&per_page=1", headers: admin)
+            let page = try #require(try ManagementAPITests.json(list) as? [String: Any])
+            let system = try #require((page["resource_servers"] as? [[String: Any]])?.first)
+            #expect(page["total"] as? Int == 2 && system["is_system"] as? Bool == true)
+            let (id, identifier) = (try #require(system["id"] as? String), try #require(system["identifier"] as? String))
+            #expect(identifier.hasSuffix("/api/v2/"))
+            let scopes = (system["scopes"] as? [[String: Any]])?.compactMap { $0["value"] as? String }
+            #expect(scopes == ManagementScope.allCases.map(\.rawValue))
+            let byID = try #require(
+                try ManagementAPITests.json(try await h.get("/api/v2/resource-servers/\(id)", headers: admin)) as? [String: Any])
+            #expect(byID["identifier"] as? String == identifier && byID["is_system"] as? Bool == true)
+            let patched = try await h.patch("/api/v2/resource-servers/\(id)", ["scopes": [["value": "mine"]]], headers: admin)
+            #expect(patched.status == .forbidden)
+            #expect(try await h.delete("/api/v2/resource-servers/\(id)", headers: admin).status == .forbidden)
+            #expect(try await h.post("/api/v2/resource-servers", ["identifier": identifier], headers: admin).status == .conflict)
+            let again = try #require(
+                try ManagementAPITests.json(try await h.get("/api/v2/resource-servers/\(id)", headers: admin)) as? [String: Any])
+            #expect((again["scopes"] as? [Any])?.count == ManagementScope.allCases.count)
+        }
+    }
+
     /// Attack: malformed bodies (wrong types, unknown fields, another algorithm, absurd
     /// lifetimes, an identifier with spaces) aimed at a 5xx or at an API that signs otherwise.
     @Test("bad API settings are 400, never 5xx")

@@ -95,7 +95,9 @@ def orders_api(api: ManagementClient):
         allow_offline_access=True, token_lifetime=900,
         scopes=[{"value": "read:orders", "description": "Read orders"}, {"value": "write:orders"}])
     assert created.identifier == API and created.token_dialect == "access_token_authz"
-    assert [api.identifier for api in api.resource_servers.list()] == [API]
+    listed = list(api.resource_servers.list())
+    # Auth0 lists its Management API first, as a system API.
+    assert [(a.identifier == API, a.is_system) for a in listed] == [(False, True), (True, False)]
     role = api.roles.create(name="reader", description="Reads orders")
     api.roles.permissions.add(role.id, permissions=[
         {"resource_server_identifier": API, "permission_name": "read:orders"}])

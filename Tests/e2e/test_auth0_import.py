@@ -6,11 +6,12 @@ shaped as Auth0's export with ``jobs.users_imports.create``; it polls ``jobs.get
 worker has run the job, reads the refused user with ``jobs.errors.get``, and every imported
 email user then signs in with a code mailed through the SMTP sink and gets an id_token whose
 ``sub`` is their Auth0 ``user_id``. An export job (``jobs.users_exports.create``) then gives a
-signed ``location`` from which its file downloads without a token.
+signed ``location`` from which its gzip file downloads without a token.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import time
 
@@ -119,14 +120,19 @@ def test_import_job_over_tls_keeps_auth0_ids(sesame_factory, helper, tmp_path, m
         assert done.status == "completed" and done.location.startswith(f"https://{domain}/api/v2/jobs/{export.id}/file?")
         download = requests.get(done.location, verify=str(authority), timeout=10)
         assert download.status_code == 200, download.text
-        lines = [json.loads(line) for line in download.text.splitlines()]
+        # Gzip as Auth0's, newline-delimited JSON inside.
+        assert download.headers["Content-Type"] == "application/gzip"
+        assert f'filename="{export.id}.json.gz"' in download.headers["Content-Disposition"]
+        lines = [json.loads(line) for line in gzip.decompress(download.content).decode().splitlines()]
         assert {"user_id": "email|5f7c8ec7c33c6c004bbafe82", "email": "ana@example.com", "plan": "pro"} in lines
         assert {line["user_id"] for line in lines} >= {user["user_id"] for user in SIGNING_IN}
         forged = done.location.replace("signature=", "signature=0")
         assert requests.get(forged, verify=str(authority), timeout=10).status_code == 404
 
         csv_job = wait_for(api, api.jobs.users_exports.create(format="csv", fields=[{"name": "email"}]).id)
-        rows = requests.get(csv_job.location, verify=str(authority), timeout=10).text.splitlines()
+        csv_file = requests.get(csv_job.location, verify=str(authority), timeout=10)
+        assert f'filename="{csv_job.id}.csv.gz"' in csv_file.headers["Content-Disposition"]
+        rows = gzip.decompress(csv_file.content).decode().splitlines()
         assert rows[0] == "email" and "ana@example.com" in rows
 
         verifier = TokenVerifier(
@@ -185,3 +191,9 @@ def test_cli_creates_imports_and_exports_users(sesame, tmp_path):
     rows = output.read_text().splitlines()
     assert rows[0].startswith("user_id,email,") and len(rows) == 4
     assert any(row.startswith("auth0|5f7c8ec7c33c6c004bbafe82,ana@example.com,") for row in rows)
+
+    # A name ending in .gz gets the gzip file the export job serves; any other name plain text.
+    packed = tmp_path / "users.json.gz"
+    sesame.cli("admin", "users", "export", "--output", str(packed))
+    exported = [json.loads(line) for line in gzip.decompress(packed.read_bytes()).decode().splitlines()]
+    assert len(exported) == 3 and "auth0|5f7c8ec7c33c6c004bbafe82" in {user["user_id"] for user in exported}

@@ -53,7 +53,7 @@ struct ApisCommand: AsyncParsableCommand {
 
         func run() async throws {
             let apis = try await withAPIs(storage) { try await $0.list() }
-            if json { return try printJSON(apis.map(ResourceServerBody.init)) }
+            if json { return try printJSON(apis.map { ResourceServerBody($0) }) }
             for api in apis {
                 print("\(api.id)  \(api.identifier)  \(api.name)  scopes \(api.scopes.map(\.value).joined(separator: ","))")
             }
@@ -82,7 +82,11 @@ struct ApisCommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = id
-            try printJSON(ResourceServerBody(try await withAPIs(storage) { try await $0.api(id) }))
+            let body = try await withAPIs(storage) { apis in
+                let api = try await apis.api(id)
+                return ResourceServerBody(api, isSystem: apis.isSystem(api))
+            }
+            try printJSON(body)
         }
     }
 

@@ -120,14 +120,20 @@ extension UsersCommand {
         @OptionGroup var storage: StorageOptions
         @Option(help: "json or csv.") var format = "json"
         @Option(help: "Only the users of this connection (email or sms).") var connection: String?
-        @Option(help: "Write to this file instead of standard output.") var output: String?
+        @Option(
+            help: """
+                Write to this file instead of standard output: gzip-compressed, as the export job's \
+                file is, when its name ends in .gz; as plain text otherwise.
+                """)
+        var output: String?
 
         func run() async throws {
             let (format, connection) = (format, connection)
+            let gzip = output?.lowercased().hasSuffix(".gz") ?? false
             let data = try await withStorage(storage) { store in
                 let users = UserAdministration(storage: store, clock: SystemClock(), logger: .command)
                 return try await UserJobs(users: users, logger: .command).exportFile(
-                    connection: connection, format: format, fields: nil)
+                    connection: connection, format: format, fields: nil, gzip: gzip)
             }
             guard let output else { return FileHandle.standardOutput.write(data) }
             do {

@@ -36,20 +36,25 @@ public struct ResourceServerAdministration: Sendable, OperatorService {
         return api
     }
 
-    /// Every API, oldest first.
-    public func list() async throws -> [ResourceServer] { try await storage.resourceServers() }
+    /// Every API, oldest first; with `includingSystem`, the Management API (``systemAPI``)
+    /// first, as Auth0 lists it.
+    public func list(includingSystem: Bool = false) async throws -> [ResourceServer] {
+        try await (includingSystem ? [systemAPI] : []) + storage.resourceServers()
+    }
 
-    /// The API with this id (or, as Auth0 accepts, this identifier).
+    /// The API with this id (or, as Auth0 accepts, this identifier), the system API included.
     /// - Throws: 404 for an unknown API.
     public func api(_ id: String) async throws -> ResourceServer {
+        if let system = system(id) { return system }
         if let api = try await storage.resourceServer(id: id) { return api }
         guard let api = try await storage.resourceServer(identifier: id) else { throw Self.notFound(id) }
         return api
     }
 
     /// Applies `changes`; the identifier never changes.
-    /// - Throws: 404 for an unknown API; 400 for a bad setting.
+    /// - Throws: 404 for an unknown API; 400 for a bad setting; 403 for the system API.
     public func update(_ id: String, _ changes: ResourceServerChanges) async throws -> ResourceServer {
+        try refuseSystem(id, "changed")
         let id = try await api(id).id
         do {
             let api = try await storage.updateResourceServer(id: id) { try changes.apply(to: &$0) }
@@ -61,8 +66,9 @@ public struct ResourceServerAdministration: Sendable, OperatorService {
     }
 
     /// Deletes an API, with the permissions given on it and the client grants for it.
-    /// - Throws: 404 for an unknown API.
+    /// - Throws: 404 for an unknown API; 403 for the system API.
     public func delete(_ id: String) async throws {
+        try refuseSystem(id, "deleted")
         let api = try await api(id)
         do {
             try await storage.deleteResourceServer(id: api.id)

@@ -16,6 +16,20 @@ import Foundation
         }
     }
 
+    /// Reads `bytes` as an uploaded users file, in two pieces split where the first byte says
+    /// (as a request body arrives), checking each user as it completes; then as a stored file,
+    /// a user at a time, as a job reads it.
+    public static func usersFile(_ bytes: [UInt8]) {
+        var upload = UsersUpload()
+        let split = bytes.first.map { min(Int($0), bytes.count) } ?? 0
+        for piece in [bytes[..<split], bytes[split...]] {
+            guard (try? upload.append(piece)) != nil else { break }
+        }
+        _ = try? upload.finish()
+        var file = UsersFile(Data(bytes))
+        while (try? file.next()) != nil {}
+    }
+
     /// The most permissive policy, so that 1024-bit RSA keys reach the same code as others.
     private static let policy: DeviceKeyPolicy = {
         var policy = DeviceKeyPolicy()

@@ -9,8 +9,8 @@ import SesameCore
 /// Auth0's bulk user jobs through ``UserJobs``: `POST /api/v2/jobs/users-imports` (a
 /// multipart upload of the users file), `POST /api/v2/jobs/users-exports`,
 /// `GET /api/v2/jobs/{id}` (a completed export's signed `location`),
-/// `GET /api/v2/jobs/{id}/errors`, and `GET /api/v2/jobs/{id}/file`, the export's file, which
-/// takes the link's signature instead of a token.
+/// `GET /api/v2/jobs/{id}/errors`, and `GET /api/v2/jobs/{id}/file`, the export's gzip file,
+/// which takes the link's signature instead of a token.
 struct JobsRoutes {
     let adminTokens: AdminTokens
     let jobs: UserJobs
@@ -28,22 +28,23 @@ struct JobsRoutes {
 
     @Sendable func createImport(_ request: Request, context: SesameRequestContext) async throws -> Response {
         try await adminTokens.authorize(bearerToken: request.bearerToken, for: .createUsers)
-        var request = request
-        // The file may be far larger than any other body: it is read up to its own limit.
-        let buffer = try await request.collectBody(upTo: UsersFile.maxSize + 64 * 1024)
-        let form = try MultipartForm(body: Data(buffer.readableBytesView), contentType: request.headers[.contentType])
-        if let unknown = form.parts.first(where: { !Self.importFields.contains($0.name) }) {
-            throw SesameError.invalidRequest("Unknown field \(unknown.name).")
+        // The file may be far larger than any other body: it is read as it arrives, each user
+        // checked as it completes, and kept once (for the job), never collected and copied.
+        var reader = try MultipartReader(contentType: request.headers[.contentType])
+        var form = ImportForm(expectedSize: request.headers[.contentLength].flatMap { Int($0) })
+        for try await piece in request.body {
+            try reader.feed(piece.readableBytesView) { try form.take($0) }
         }
-        guard let users = form["users"] else { throw SesameError.invalidRequest("users (the file) is required.") }
-        guard let connectionID = form["connection_id"]?.text, !connectionID.isEmpty else {
+        try reader.finish()
+        guard let upload = form.upload else { throw SesameError.invalidRequest("users (the file) is required.") }
+        guard let connectionID = form.fields["connection_id"], !connectionID.isEmpty else {
             throw SesameError.invalidRequest("connection_id is required.")
         }
-        let upsert = try Self.flag(form["upsert"], name: "upsert")
+        let upsert = try Self.flag(form.fields["upsert"], name: "upsert")
         // Sesame has no tenant owners to mail; the flag is checked and otherwise ignored.
-        _ = try Self.flag(form["send_completion_email"], name: "send_completion_email")
+        _ = try Self.flag(form.fields["send_completion_email"], name: "send_completion_email")
         let job = try await jobs.importUsers(
-            users.body, connectionID: connectionID, upsert: upsert, externalID: form["external_id"]?.text)
+            upload, connectionID: connectionID, upsert: upsert, externalID: form.fields["external_id"])
         return try Responses.json(JobBody(job), status: .created, noStore: true)
     }
 
@@ -89,9 +90,9 @@ struct JobsRoutes {
         let (id, signature) = (context.parameters.get("id") ?? "", query["signature"].map(String.init) ?? "")
         let expires = query["expires"].flatMap { Int64(String($0)) } ?? 0
         let (data, format) = try await jobs.file(id, expires: expires, signature: signature)
-        let type = format == "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson"
-        var headers: HTTPFields = [.contentType: type, .cacheControl: "no-store"]
-        headers[HTTPField.Name("Content-Disposition")!] = "attachment; filename=\"\(id).\(format)\""
+        // Gzip, named `<id>.json.gz` or `<id>.csv.gz` (newline-delimited JSON or CSV inside), as Auth0's.
+        var headers: HTTPFields = [.contentType: "application/gzip", .cacheControl: "no-store"]
+        headers[HTTPField.Name("Content-Disposition")!] = "attachment; filename=\"\(id).\(format).gz\""
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 
@@ -110,9 +111,9 @@ struct JobsRoutes {
     }
 
     /// A `true`/`false` form field; absent is false.
-    static func flag(_ part: MultipartForm.Part?, name: String) throws -> Bool {
-        guard let part else { return false }
-        guard let value = Bool(part.text.lowercased()) else { throw SesameError.invalidRequest("\(name) must be true or false.") }
+    static func flag(_ text: String?, name: String) throws -> Bool {
+        guard let text else { return false }
+        guard let value = Bool(text.lowercased()) else { throw SesameError.invalidRequest("\(name) must be true or false.") }
         return value
     }
 }

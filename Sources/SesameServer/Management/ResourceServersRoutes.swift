@@ -29,13 +29,13 @@ struct ResourceServersRoutes {
         try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readResourceServers)
         let page = try ManagementPage(request)
         let wanted = request.uri.queryParameters.getAll("identifiers")
-        let apis = try await apis.list().filter { wanted.isEmpty || wanted.contains($0.identifier) }
-        return try page.response(apis.map(ResourceServerBody.init), key: "resource_servers")
+        let all = try await apis.list(includingSystem: true).filter { wanted.isEmpty || wanted.contains($0.identifier) }
+        return try page.response(all.map { body($0) }, key: "resource_servers")
     }
 
     @Sendable func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
         try await adminTokens.authorize(bearerToken: request.bearerToken, for: .readResourceServers)
-        return try Responses.json(ResourceServerBody(try await apis.api(Self.id(context))), noStore: true)
+        return try Responses.json(body(try await apis.api(Self.id(context))), noStore: true)
     }
 
     @Sendable func create(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -59,6 +59,11 @@ struct ResourceServersRoutes {
         try await adminTokens.authorize(bearerToken: request.bearerToken, for: .deleteResourceServers)
         try await apis.delete(Self.id(context))
         return Response(status: .noContent)
+    }
+
+    /// `api` in Auth0's shape, marked when it is the system API.
+    private func body(_ api: ResourceServer) -> ResourceServerBody {
+        ResourceServerBody(api, isSystem: apis.isSystem(api))
     }
 
     /// The `{id}` path parameter, percent-decoded (Auth0 also takes the identifier there).
@@ -115,7 +120,8 @@ public struct ResourceServerBody: Codable, Sendable, Equatable {
     }
 
     /// The API in Auth0's shape.
-    public init(_ api: ResourceServer) {
+    public init(_ api: ResourceServer, isSystem: Bool = false) {
+        self.isSystem = isSystem
         (id, name, identifier) = (api.id, api.name, api.identifier)
         scopes = api.scopes.map { ScopeBody(value: $0.value, description: $0.description) }
         (tokenLifetime, tokenLifetimeForWeb, signingAlg) = (api.tokenLifetime, api.tokenLifetimeForWeb, api.signingAlg)

@@ -17,14 +17,15 @@ struct UserExportTests {
         return finished
     }
 
-    /// The file behind a completed job's signed location.
+    /// The file behind a completed job's signed location, gzip as Auth0's, decompressed.
     static func download(_ job: Job, _ world: CoreWorld) async throws -> String {
         let location = try #require(world.sesame.jobs.location(of: try await world.sesame.jobs.job(job.id)))
         let query = try #require(URLComponents(string: location)?.queryItems)
         let expires = try #require(Int64(query.first { $0.name == "expires" }?.value ?? ""))
         let signature = try #require(query.first { $0.name == "signature" }?.value)
-        return String(
-            decoding: try await world.sesame.jobs.file(job.id, expires: expires, signature: signature).data, as: UTF8.self)
+        let file = try await world.sesame.jobs.file(job.id, expires: expires, signature: signature).data
+        #expect(file.starts(with: [0x1F, 0x8B]), "a gzip stream")
+        return String(decoding: try GzipWriter.decompress(file), as: UTF8.self)
     }
 
     @Test("a JSON export is one object a line with the fields asked for, export_as naming them")

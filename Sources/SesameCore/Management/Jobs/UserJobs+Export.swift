@@ -66,7 +66,7 @@ extension UserJobs {
         return links.url(for: job.id, at: clock.now())
     }
 
-    /// A completed export's file and its format, for a signed link that has not expired.
+    /// A completed export's file (gzip) and its format, for a signed link that has not expired.
     /// - Throws: 404 for a link that does not verify (wrong, expired, or no such file).
     public func file(_ id: String, expires: Int64, signature: String) async throws -> (data: Data, format: String) {
         guard let links, links.verify(id, expires: expires, signature: signature, at: clock.now()),
@@ -92,28 +92,54 @@ extension UserJobs {
         return job
     }
 
-    /// Writes the export's file, a page of users at a time.
+    /// Writes the export's file, gzip-compressed as Auth0's are, a page of users at a time.
     func export(_ job: Job) async throws -> Data {
         let fields = try job.fields.map { try JSONDecoder().decode([UserExport.Field].self, from: Data($0.utf8)) }
-        return try await exportFile(connection: job.connection.isEmpty ? nil : job.connection, format: job.format, fields: fields)
+        return try await exportFile(
+            connection: job.connection.isEmpty ? nil : job.connection, format: job.format, fields: fields, gzip: true)
     }
 
     /// The file an export of the users of `connection` (nil: all) writes, made here at once
-    /// (`sesame admin users export`), a page of users at a time.
+    /// (`sesame admin users export`), a page of users at a time; with `gzip`, compressed as
+    /// each page is written, so the uncompressed file is never held.
     /// - Throws: 400 for an unknown format or bad fields.
-    public func exportFile(connection: String?, format: String?, fields: [UserExport.Field]?) async throws -> Data {
+    public func exportFile(
+        connection: String?, format: String?, fields: [UserExport.Field]?, gzip: Bool = false
+    ) async throws -> Data {
         let (format, fields) = (format ?? "json", fields ?? UserExport.defaultFields)
         try UserExport.validate(format: format, fields: fields)
-        var output = format == "csv" ? UserExport.csvHeader(fields) : Data()
+        var file = try ExportFile(gzip: gzip)
+        if format == "csv" { try file.write(UserExport.csvHeader(fields)) }
         var offset = 0
         while true {
             let page = try await storage.searchUsers(UserSearch(limit: batchSize, offset: offset))
+            var lines = Data()
             for user in page where connection == nil || user.connection == connection {
-                output +=
+                lines +=
                     format == "csv" ? try UserExport.csvLine(user, fields: fields) : try UserExport.jsonLine(user, fields: fields)
             }
-            guard page.count == batchSize else { return output }
+            try file.write(lines)
+            guard page.count == batchSize else { return try file.finish() }
             offset += batchSize
         }
+    }
+}
+
+/// An export's file as it is written: as is, or through a ``GzipWriter``.
+struct ExportFile {
+    private var plain = Data()
+    private var gzip: GzipWriter?
+
+    init(gzip: Bool) throws {
+        self.gzip = gzip ? try GzipWriter() : nil
+    }
+
+    mutating func write(_ bytes: Data) throws {
+        guard gzip != nil else { return plain.append(bytes) }
+        try gzip?.write(bytes)
+    }
+
+    mutating func finish() throws -> Data {
+        try gzip?.finish() ?? plain
     }
 }

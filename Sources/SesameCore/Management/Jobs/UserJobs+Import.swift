@@ -11,7 +11,7 @@ extension UserJobs {
             guard let connection = try await storage.connection(name: job.connection),
                 let input = try await storage.jobInput(id: job.id)
             else { throw SesameError.invalidRequest("The job's connection or file is gone.") }
-            var file = try UsersFile(input)
+            var file = UsersFile(input)
             try file.skip(job.processed)
             while !isStopping {
                 let batch = try file.next(batchSize)

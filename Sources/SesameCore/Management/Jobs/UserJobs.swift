@@ -43,24 +43,25 @@ public final class UserJobs: Sendable {
     ///   objects (the line, column and reason of the first fault), or holds no user; 413 for
     ///   a file over ``UsersFile/maxSize``.
     public func importUsers(_ file: Data, connectionID: String, upsert: Bool, externalID: String?) async throws -> Job {
-        guard file.count <= UsersFile.maxSize else {
-            throw SesameError(.payloadTooLarge, .requestTooLarge, "The users file is over \(UsersFile.maxSize) bytes.")
-        }
+        var upload = UsersUpload(expectedSize: file.count)
+        try upload.append(file)
+        return try await importUsers(upload, connectionID: connectionID, upsert: upsert, externalID: externalID)
+    }
+
+    /// Stores an import of a file received a piece at a time (each user already checked), as
+    /// the import of a whole file does.
+    /// - Throws: 400 for an unknown connection, a file whose array is not closed, or that
+    ///   holds no user.
+    public func importUsers(_ upload: UsersUpload, connectionID: String, upsert: Bool, externalID: String?) async throws -> Job {
         guard let connection = try await storage.listConnections().first(where: { $0.id == connectionID }) else {
             throw SesameError.invalidRequest("connection_id \(connectionID) is not a connection.")
         }
         if let externalID, externalID.count > 128 { throw SesameError.invalidRequest("external_id is over 128 characters.") }
-        let total: Int
-        do {
-            total = try UsersFile.count(file)
-        } catch let error as UsersFileError {
-            throw SesameError.invalidRequest(error.description)
-        }
-        guard total > 0 else { throw SesameError.invalidRequest("The users file holds no user.") }
+        let total = try upload.finish()
         let job = Job(
             id: "job_" + users.random.hex(8), kind: .usersImport, connection: connection.name, connectionID: connection.id,
             externalID: externalID, upsert: upsert, total: total, at: clock.now())
-        try await storage.createJob(job, input: file)
+        try await storage.createJob(job, input: upload.data)
         wakeUp()
         return job
     }
