@@ -98,9 +98,6 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                // Export files are gzip, as Auth0's (GzipWriter).
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -164,6 +161,8 @@ let package = Package(
             dependencies: [
                 "SesameCore", sesameAPI, "SesameStorageSQL", "SesameDelivery", "SesameWebAuthn", "SesameParsers",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // Export files are gzip, as Auth0's (GzipWriter).
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

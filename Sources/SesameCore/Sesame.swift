@@ -75,7 +75,7 @@ public struct Sesame: Sendable {
     public init(
         storage: any SesameStorage, settings: LoginSettings, delivery: MessageDelivery, keys: KeyRing,
         hmacKeys: HMACKeys, clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
-        logger: Logger = Logger(label: "sesame")
+        logger: Logger = Logger(label: "sesame"), exportCompression: (any ExportCompression)? = nil
     ) {
         self.hmacKeys = hmacKeys
         let hasher = SecretHasher(ring: hmacKeys)
@@ -101,7 +101,8 @@ public struct Sesame: Sendable {
         self.roles = RoleAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.users = UserAdministration(storage: storage, clock: clock, random: random, logger: logger, wake: wake)
         self.jobs = UserJobs(
-            users: users, logger: logger, links: JobFileLinks(hasher: hasher, issuer: settings.issuer))
+            users: users, logger: logger, links: JobFileLinks(hasher: hasher, issuer: settings.issuer),
+            compression: exportCompression)
         self.applications = ApplicationAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.auditTrail = AuditTrail(storage: storage)
         self.registry = Registry(storage: storage)
@@ -151,7 +152,7 @@ public struct Sesame: Sendable {
     public static func bootstrap(
         storage: any SesameStorage, settings: LoginSettings, delivery: MessageDelivery, connections: [ConnectionOverride] = [],
         clock: any SesameClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
-        logger: Logger = Logger(label: "sesame")
+        logger: Logger = Logger(label: "sesame"), exportCompression: (any ExportCompression)? = nil
     ) async throws -> Sesame {
         let setup = Bootstrap(storage: storage, clock: clock, random: random)
         let (hmacKeys, signingKeys) = try await storage.withSetupLock {
@@ -166,7 +167,7 @@ public struct Sesame: Sendable {
         let sesame = Sesame(
             storage: storage, settings: settings, delivery: delivery, keys: keys,
             hmacKeys: HMACKeys(hmacKeys, clock: clock), clock: clock,
-            random: random, logger: logger)
+            random: random, logger: logger, exportCompression: exportCompression)
         try await sesame.resourceServers.materialise(settings)
         return sesame
     }

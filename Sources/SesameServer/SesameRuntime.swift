@@ -65,7 +65,8 @@ public struct SesameRuntime: Sendable {
         .make()
         let sesame = try await Sesame.bootstrap(
             storage: storage, settings: configuration.settings, delivery: delivery,
-            connections: configuration.connections, clock: clock, random: random, logger: logger)
+            connections: configuration.connections, clock: clock, random: random, logger: logger,
+            exportCompression: GzipCompression())
         let pages = try PageTemplates.load(
             overrides: configuration.templatesDirectory, defaultCountry: configuration.smsDefaultCountry)
         return SesameRuntime(configuration: configuration, storage: storage, sesame: sesame, logger: logger, pages: pages)

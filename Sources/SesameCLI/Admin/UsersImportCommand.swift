@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SesameAPI
 import SesameCore
+import SesameServer
 import SesameStorageSQL
 
 #if canImport(Glibc)
@@ -132,7 +133,7 @@ extension UsersCommand {
             let gzip = output?.lowercased().hasSuffix(".gz") ?? false
             let data = try await withStorage(storage) { store in
                 let users = UserAdministration(storage: store, clock: SystemClock(), logger: .command)
-                return try await UserJobs(users: users, logger: .command).exportFile(
+                return try await UserJobs(users: users, logger: .command, compression: GzipCompression()).exportFile(
                     connection: connection, format: format, fields: nil, gzip: gzip)
             }
             guard let output else { return FileHandle.standardOutput.write(data) }

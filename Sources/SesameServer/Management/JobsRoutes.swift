@@ -90,9 +90,12 @@ struct JobsRoutes {
         let (id, signature) = (context.parameters.get("id") ?? "", query["signature"].map(String.init) ?? "")
         let expires = query["expires"].flatMap { Int64(String($0)) } ?? 0
         let (data, format) = try await jobs.file(id, expires: expires, signature: signature)
-        // Gzip, named `<id>.json.gz` or `<id>.csv.gz` (newline-delimited JSON or CSV inside), as Auth0's.
-        var headers: HTTPFields = [.contentType: "application/gzip", .cacheControl: "no-store"]
-        headers[HTTPField.Name("Content-Disposition")!] = "attachment; filename=\"\(id).\(format).gz\""
+        // Gzip, named `<id>.json.gz` or `<id>.csv.gz` (newline-delimited JSON or CSV inside), as
+        // Auth0's; a server wired without compression (``ExportCompression``) stores it plain.
+        let gzip = data.starts(with: [0x1F, 0x8B])
+        let plainType = format == "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson"
+        var headers: HTTPFields = [.contentType: gzip ? "application/gzip" : plainType, .cacheControl: "no-store"]
+        headers[HTTPField.Name("Content-Disposition")!] = "attachment; filename=\"\(id).\(format)\(gzip ? ".gz" : "")\""
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 

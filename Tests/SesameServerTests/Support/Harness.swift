@@ -41,7 +41,7 @@ struct Harness {
         logger.logLevel = .critical
         let sesame = try await Sesame.bootstrap(
             storage: storage, settings: settings, delivery: MessageDelivery(email: sender, sms: sender), clock: clock,
-            random: SeededRandomSource(seed: 7), logger: logger)
+            random: SeededRandomSource(seed: 7), logger: logger, exportCompression: GzipCompression())
         let clientID = try await storage.listApplications()[0].clientID
         let app = Application(router: buildRouter(sesame, proxies: .localNetworks, pages: pages), logger: logger)
         do {

@@ -66,7 +66,7 @@ extension UserJobs {
         return links.url(for: job.id, at: clock.now())
     }
 
-    /// A completed export's file (gzip) and its format, for a signed link that has not expired.
+    /// A completed export's file (gzip, given an ``ExportCompression``) and its format, for a signed link that has not expired.
     /// - Throws: 404 for a link that does not verify (wrong, expired, or no such file).
     public func file(_ id: String, expires: Int64, signature: String) async throws -> (data: Data, format: String) {
         guard let links, links.verify(id, expires: expires, signature: signature, at: clock.now()),
@@ -92,7 +92,8 @@ extension UserJobs {
         return job
     }
 
-    /// Writes the export's file, gzip-compressed as Auth0's are, a page of users at a time.
+    /// Writes the export's file, gzip-compressed as Auth0's are (given an
+    /// ``ExportCompression``), a page of users at a time.
     func export(_ job: Job) async throws -> Data {
         let fields = try job.fields.map { try JSONDecoder().decode([UserExport.Field].self, from: Data($0.utf8)) }
         return try await exportFile(
@@ -108,7 +109,7 @@ extension UserJobs {
     ) async throws -> Data {
         let (format, fields) = (format ?? "json", fields ?? UserExport.defaultFields)
         try UserExport.validate(format: format, fields: fields)
-        var file = try ExportFile(gzip: gzip)
+        var file = try ExportFile(gzip ? compression : nil)
         if format == "csv" { try file.write(UserExport.csvHeader(fields)) }
         var offset = 0
         while true {
@@ -125,13 +126,13 @@ extension UserJobs {
     }
 }
 
-/// An export's file as it is written: as is, or through a ``GzipWriter``.
+/// An export's file as it is written: as is, or through the server's ``ExportCompression``.
 struct ExportFile {
     private var plain = Data()
-    private var gzip: GzipWriter?
+    private var gzip: (any CompressedFile)?
 
-    init(gzip: Bool) throws {
-        self.gzip = gzip ? try GzipWriter() : nil
+    init(_ compression: (any ExportCompression)?) throws {
+        gzip = try compression?.start()
     }
 
     mutating func write(_ bytes: Data) throws {

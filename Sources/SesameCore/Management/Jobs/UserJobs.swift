@@ -18,6 +18,8 @@ public final class UserJobs: Sendable {
     let pollInterval: TimeInterval
     /// This worker's name in leases, distinct per process.
     let owner: String
+    /// Compresses exports' files; nil: they are written as they are.
+    let compression: (any ExportCompression)?
     private let signal = WorkerSignal()
 
     var storage: any SesameStorage { users.storage }
@@ -26,8 +28,9 @@ public final class UserJobs: Sendable {
     /// Creates the service over the users' administration.
     public init(
         users: UserAdministration, logger: Logger, links: JobFileLinks? = nil, batchSize: Int = 500,
-        lease: TimeInterval = 60, pollInterval: TimeInterval = 2
+        lease: TimeInterval = 60, pollInterval: TimeInterval = 2, compression: (any ExportCompression)? = nil
     ) {
+        self.compression = compression
         self.users = users
         self.logger = logger
         self.links = links

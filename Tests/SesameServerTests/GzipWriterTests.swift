@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SesameCore
+@testable import SesameServer
 
 /// The writer of export files: whatever the pieces, the file is one gzip stream of them all.
 @Suite("Gzip writer")

@@ -1,10 +1,11 @@
 import CompressNIO
 public import Foundation
 import NIOCore
+public import SesameCore
 
 /// Writes a gzip file (RFC 1952) a piece at a time, as Auth0's export files are: each piece is
 /// compressed as it is written, so only the compressed file and one piece are ever held.
-public struct GzipWriter {
+public struct GzipWriter: CompressedFile {
     /// The room made for the compressor's output at each step.
     static let step = 64 * 1024
 
@@ -20,7 +21,7 @@ public struct GzipWriter {
 
     /// Compresses `bytes` onto the file.
     /// - Throws: when zlib fails.
-    public mutating func write(_ bytes: some Collection<UInt8>) throws {
+    public mutating func write(_ bytes: Data) throws {
         var input = ByteBuffer(bytes: bytes)
         while input.readableBytes > 0 {
             output.reserveCapacity(minimumWritableBytes: Self.step)
@@ -51,4 +52,12 @@ public struct GzipWriter {
         var input = ByteBuffer(bytes: data)
         return Data(try input.decompress(with: .gzip()).readableBytesView)
     }
+}
+
+/// gzip for export files (``ExportCompression``), by ``GzipWriter``.
+public struct GzipCompression: ExportCompression {
+    /// Creates the compression.
+    public init() {}
+
+    public func start() throws -> any CompressedFile { try GzipWriter() }
 }
