@@ -313,8 +313,14 @@ headers = {{ Authorization = {toml_string("Bearer " + access_token)} }}
 
 # The passkey user's token for their passkeys, also through the My Account API.
 [[operations]]
-include-path-regex = "^/me/(passkeys|v1/)"
+include-path-regex = "^/me/(passkeys|v1/authentication-methods/)"
 headers = {{ Authorization = {toml_string("Bearer " + passkey_token)} }}
+
+# The code-login user's token for starting a passkey enrolment, which a passkey signup's
+# unproven address may not.
+[[operations]]
+include-path = "/me/v1/authentication-methods"
+headers = {{ Authorization = {toml_string("Bearer " + access_token)} }}
 
 [[operations]]
 include-path = "/metrics"
