@@ -133,6 +133,35 @@ struct MyAccountPasskeyTests {
         }
     }
 
+    // Attack: racing copies of one verification so several pass the check before any spends the
+    // session (one enrolment registering keys twice, or a second key riding on the first).
+    @Test("10 concurrent verifications of one enrolment: exactly one succeeds")
+    func concurrentVerifications() async throws {
+        try await Harness.run { h in
+            let token = try await Self.myAccountToken(h, email: "ana@example.com")
+            let challenge = try await Self.start(h, token)
+            let id = String(challenge.header("Location")?.split(separator: "/").last ?? "")
+            let session = try challenge.json()["auth_session"] as? String ?? ""
+            let answers = try (0..<10).map { _ in try PasskeyClient(h).attest(challenge) }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for answer in answers {
+                    group.addTask {
+                        let body: [String: Any?] = [
+                            "auth_session": session, "authn_response": try JSONSerialization.jsonObject(with: answer),
+                        ]
+                        return try await h.post(
+                            "/me/v1/authentication-methods/\(id)/verify", body,
+                            headers: [.authorization: "Bearer \(token)"]
+                        ).status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == 403 }.count == 9)
+        }
+    }
+
     // Attack: Mallory, signed in as herself, finishes Ana's enrolment (an auth_session she
     // phished or read from a log) with her own authenticator, to put her key on Ana's account
     // — or on her own account through Ana's session.
