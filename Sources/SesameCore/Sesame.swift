@@ -99,7 +99,8 @@ public struct Sesame: Sendable {
         self.clientGrants = ClientGrantAdministration(
             storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience, logger: logger)
         self.resourceServers = ResourceServerAdministration(
-            storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience, logger: logger)
+            storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience,
+            myAccountAudience: settings.myAccountAudience, logger: logger)
         self.roles = RoleAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.users = UserAdministration(storage: storage, clock: clock, random: random, logger: logger, wake: wake)
         self.jobs = UserJobs(
