@@ -30,6 +30,8 @@ public struct Sesame: Sendable {
     public let browserLogin: BrowserLogin
     public let passkeys: PasskeyLogin
     public let passkeyManagement: PasskeyManagement
+    /// Auth0's My Account API for passkeys (`/me/v1/authentication-methods`).
+    public let myAccountPasskeys: MyAccountPasskeys
     /// Device-key login, device credentials and management tokens.
     public let deviceKeys: DeviceKeys
     /// Removes expired rows; the server runs it in the background.
@@ -97,7 +99,8 @@ public struct Sesame: Sendable {
         self.clientGrants = ClientGrantAdministration(
             storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience, logger: logger)
         self.resourceServers = ResourceServerAdministration(
-            storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience, logger: logger)
+            storage: storage, clock: clock, random: random, managementAudience: machineTokens.managementAudience,
+            myAccountAudience: settings.myAccountAudience, logger: logger)
         self.roles = RoleAdministration(storage: storage, clock: clock, random: random, logger: logger)
         self.users = UserAdministration(storage: storage, clock: clock, random: random, logger: logger, wake: wake)
         self.jobs = UserJobs(
@@ -137,6 +140,7 @@ public struct Sesame: Sendable {
             sessions: sessions, registry: registry, tokens: tokens, coordinator: coordinator, clock: clock)
         self.passkeyManagement = PasskeyManagement(
             storage: storage, coordinator: coordinator, clock: clock, recentLoginWindow: settings.recentLoginWindow)
+        self.myAccountPasskeys = MyAccountPasskeys(passkeys: passkeys, management: passkeyManagement)
         self.origins = OriginPolicy(applications: storage, settings: settings)
         self.formTokens = FormTokens(hasher: hasher, random: random)
         self.sweeper = Sweeper(

@@ -151,6 +151,7 @@ public func buildRouter(
         passkeys: sesame.passkeys, management: sesame.passkeyManagement, tokens: sesame.tokens, clients: sesame.clients,
         proxies: proxies
     ).register(on: router)
+    MyAccountController(myAccount: sesame.myAccountPasskeys, tokens: sesame.tokens, proxies: proxies).register(on: router)
     AppAssociationController(applications: sesame.registry).register(on: router)
     DeviceKeyController(deviceKeys: sesame.deviceKeys, clients: sesame.clients, proxies: proxies).register(on: router)
     ManagementController(

@@ -102,7 +102,8 @@ MANAGEMENT_SCOPES = [
 ]
 USER_SCOPES = (
     "openid profile email phone offline_access read:me:sessions delete:me:sessions "
-    "read:me:authentication_methods update:me:authentication_methods delete:me:authentication_methods "
+    "create:me:authentication_methods read:me:authentication_methods update:me:authentication_methods "
+    "delete:me:authentication_methods "
     "create:current_user_device_credentials read:current_user_device_credentials "
     "delete:current_user_device_credentials"
 )
@@ -136,8 +137,10 @@ def test_every_operation_is_tagged_and_answers_errors_in_one_shape():
             for status, response in operation["responses"].items():
                 if "$ref" in response:
                     continue
-                # Auth0's Management API has its own error body; the Authentication API keeps its.
-                shape = "ManagementError" if path.startswith("/api/v2/") else "Error"
+                # Auth0's Management and My Account APIs have their own error bodies; the
+                # Authentication API keeps its.
+                shape = ("ManagementError" if path.startswith("/api/v2/")
+                         else "MyAccountError" if path.startswith("/me/v1/") else "Error")
                 for media, content in response.get("content", {}).items():
                     if media == "application/json" and status[0] in "45":
                         assert content["schema"] == {"$ref": f"#/components/schemas/{shape}"}, f"{label} {status}"
@@ -308,10 +311,16 @@ session = {{ values = {values([session])} }}
 include-path-regex = "^/(userinfo$|me/sessions)"
 headers = {{ Authorization = {toml_string("Bearer " + access_token)} }}
 
-# The passkey user's token for their passkeys.
+# The passkey user's token for their passkeys, also through the My Account API.
 [[operations]]
-include-path-regex = "^/me/passkeys"
+include-path-regex = "^/me/(passkeys|v1/authentication-methods/)"
 headers = {{ Authorization = {toml_string("Bearer " + passkey_token)} }}
+
+# The code-login user's token for starting a passkey enrolment, which a passkey signup's
+# unproven address may not.
+[[operations]]
+include-path = "/me/v1/authentication-methods"
+headers = {{ Authorization = {toml_string("Bearer " + access_token)} }}
 
 [[operations]]
 include-path = "/metrics"

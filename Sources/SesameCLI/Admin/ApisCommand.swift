@@ -132,6 +132,7 @@ private func withAPIs<T: Sendable>(
         make: { configuration, store in
             ResourceServerAdministration(
                 storage: store, clock: SystemClock(), random: SystemRandomSource(),
-                managementAudience: configuration.settings.issuer + "api/v2/", logger: .command)
+                managementAudience: configuration.settings.issuer + "api/v2/",
+                myAccountAudience: configuration.settings.myAccountAudience, logger: .command)
         }, body)
 }

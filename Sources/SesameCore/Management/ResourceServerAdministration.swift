@@ -8,14 +8,23 @@ public struct ResourceServerAdministration: Sendable, OperatorService {
     let context: OperatorContext
     /// Sesame's own Management API, which is no stored API and cannot be made one.
     let managementAudience: String
+    /// The built-in My Account API (``LoginSettings/myAccountAudience``), which a stored API
+    /// could not change: its identifier is refused as the Management API's is.
+    let myAccountAudience: String?
 
     /// Creates the service over `storage`.
     public init(
         storage: any SesameStorage, clock: any SesameClock, random: any RandomSource, managementAudience: String,
-        logger: Logger = Logger(label: "sesame")
+        myAccountAudience: String? = nil, logger: Logger = Logger(label: "sesame")
     ) {
         context = OperatorContext(storage: storage, clock: clock, random: random, logger: logger)
         self.managementAudience = managementAudience
+        self.myAccountAudience = myAccountAudience
+    }
+
+    /// Whether `identifier` names one of Sesame's own APIs (also the My Account API without its last `/`).
+    private func isBuiltIn(_ identifier: String) -> Bool {
+        identifier == managementAudience || myAccountAudience.map { [$0, String($0.dropLast())] }?.contains(identifier) == true
     }
 
     /// Creates an API named by `identifier`, with Auth0's defaults for what `changes` leaves out.
@@ -24,7 +33,7 @@ public struct ResourceServerAdministration: Sendable, OperatorService {
         guard !identifier.isEmpty, identifier.count <= 600, !identifier.contains(where: \.isWhitespace) else {
             throw SesameError.invalidRequest("identifier must be 1 to 600 characters without spaces.")
         }
-        guard identifier != managementAudience else { throw Self.conflict }
+        guard !isBuiltIn(identifier) else { throw Self.conflict }
         var api = ResourceServer(id: random.hex(12), identifier: identifier, name: identifier, createdAt: clock.now())
         try changes.apply(to: &api)
         do {
@@ -83,7 +92,7 @@ public struct ResourceServerAdministration: Sendable, OperatorService {
     /// see and change it like any other. Idempotent; safe on many instances at once.
     public func materialise(_ settings: LoginSettings) async throws {
         // The Management API is Sesame's own and never a stored API, whatever the list says.
-        for identifier in settings.audiences where identifier != managementAudience {
+        for identifier in settings.audiences where !isBuiltIn(identifier) {
             guard try await storage.resourceServer(identifier: identifier) == nil else { continue }
             var api = ResourceServer.configured(identifier, settings: settings)
             (api.id, api.createdAt) = (random.hex(12), clock.now())

@@ -31,9 +31,11 @@ struct APIAccess: Sendable {
 }
 
 extension AccessControlRepository {
-    /// The API an `audience` names: a stored one, or one the `audiences` setting lists.
+    /// The API an `audience` names: the built-in My Account API, a stored one, or one the
+    /// `audiences` setting lists.
     /// - Throws: 403 `access_denied` for any other audience, as Auth0 answers.
     func api(named audience: String, settings: LoginSettings) async throws -> ResourceServer {
+        if settings.isMyAccountAudience(audience) { return .myAccount(settings: settings) }
         if let stored = try await resourceServer(identifier: audience) { return stored }
         guard settings.audiences.contains(audience) else { throw SesameError.accessDenied("Service not found: \(audience)") }
         return .configured(audience, settings: settings)

@@ -41,7 +41,7 @@ extension TokenService {
         }
         return AccessGrant(
             user: user, scope: token.scope, clientID: token.clientID,
-            authTime: token.authTime.map { Date(timeIntervalSince1970: Double($0)) })
+            authTime: token.authTime.map { Date(timeIntervalSince1970: Double($0)) }, audience: token.audience)
     }
 
     /// The claims of a live access token (opaque `sat_…` or a JWT for us).
@@ -52,17 +52,22 @@ extension TokenService {
             guard opaque.exp > now else { throw SesameError.invalidToken }
             return ValidatedAccessToken(
                 userID: opaque.sub, scope: Scope(opaque.scp), clientID: opaque.cid, familyID: opaque.fid,
-                authTime: opaque.ath, issuedAtMilliseconds: opaque.iam ?? opaque.iat * 1000, dpopThumbprint: opaque.jkt)
+                authTime: opaque.ath, issuedAtMilliseconds: opaque.iam ?? opaque.iat * 1000, dpopThumbprint: opaque.jkt,
+                audience: nil)
         }
+        // A JWT is for us when it names `/userinfo` (a login that asked for `openid`) or the
+        // My Account API, whose tokens need not carry `openid`.
+        let userinfo = issuer.settings.issuer + "userinfo"
         guard let claims = try? await issuer.keys.signer().verify(token, as: AccessTokenClaims.self),
             claims.exp > now, claims.iss == issuer.settings.issuer,
-            claims.aud.contains(issuer.settings.issuer + "userinfo")
+            claims.aud.contains(userinfo) || claims.aud.contains(issuer.settings.myAccountAudience)
         else { throw SesameError.invalidToken }
         // A JWT says its issue time in whole seconds: counted from the end of that second, so
         // the owner's own token minted in the second of verification still works.
         return ValidatedAccessToken(
             userID: claims.sub, scope: Scope(claims.scope), clientID: claims.azp, familyID: claims.sid,
-            authTime: claims.authTime, issuedAtMilliseconds: claims.iat * 1000 + 999, dpopThumbprint: claims.cnf?.jkt)
+            authTime: claims.authTime, issuedAtMilliseconds: claims.iat * 1000 + 999, dpopThumbprint: claims.cnf?.jkt,
+            audience: claims.aud.first { $0 != userinfo } ?? "")
     }
 }
 
@@ -74,6 +79,8 @@ public struct AccessGrant: Sendable {
     public let clientID: String
     /// When the person authenticated; nil for tokens that do not say.
     public let authTime: Date?
+    /// The API a JWT access token is for; nil for Sesame's own opaque tokens.
+    public let audience: String?
 
     /// Whether the login is at most `seconds` old at `now`.
     public func isRecent(within seconds: Int, at now: Date) -> Bool {
@@ -92,6 +99,8 @@ struct ValidatedAccessToken {
     let issuedAtMilliseconds: Int64
     /// The DPoP key the token is bound to, if any.
     let dpopThumbprint: String?
+    /// The API a JWT is for (nil for an opaque token).
+    let audience: String?
 }
 
 extension AccessGrant {

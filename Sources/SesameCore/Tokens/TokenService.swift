@@ -26,8 +26,13 @@ public struct TokenService: Sendable {
     /// - Parameter scope: an optional narrower scope; it may not widen the original.
     /// - Parameter dpopThumbprint: the DPoP key the request proved; a token bound to a key
     ///   needs a proof by that key, and the new tokens are bound to it.
+    /// - Parameter audience: the My Account API gets the new access token for it instead of the
+    ///   login's API (Auth0.swift's `apiCredentials(forAudience:scope:)`), and its scopes may be
+    ///   added; any other audience is ignored, as it always was. The refresh token keeps its own
+    ///   audience and scope.
     public func refresh(
-        _ token: String?, application: Application, scope: String?, dpopThumbprint: String? = nil
+        _ token: String?, application: Application, scope: String?, dpopThumbprint: String? = nil,
+        audience: String? = nil
     ) async throws -> TokenResponse {
         try application.requireGrant(GrantType.refreshToken)
         guard let token else { throw SesameError.invalidRequest("Missing required parameter: refresh_token") }
@@ -64,24 +69,32 @@ public struct TokenService: Sendable {
                 .refreshTokenRetry, user: previous.userID, client: application.clientID,
                 detail: "family \(previous.familyID): rotation retried within the reuse interval")
             return try await reissue(
-                previous, application: application, scope: scope, refreshToken: secret, now: now, key: dpopThumbprint)
+                previous, application: application, scope: scope, audience: audience, refreshToken: secret, now: now,
+                key: dpopThumbprint)
         case .rotated(let previous):
             return try await reissue(
-                previous, application: application, scope: scope, refreshToken: secret, now: now, key: dpopThumbprint)
+                previous, application: application, scope: scope, audience: audience, refreshToken: secret, now: now,
+                key: dpopThumbprint)
         }
     }
 
     private func reissue(
-        _ previous: RefreshToken, application: Application, scope: String?, refreshToken: String, now: Date,
-        key: String?
+        _ previous: RefreshToken, application: Application, scope: String?, audience: String?, refreshToken: String,
+        now: Date, key: String?
     ) async throws -> TokenResponse {
         let granted = Scope(previous.scope)
         let requested = scope == nil ? granted : Scope(scope)
-        guard granted.covers(requested) else {
+        var beyond = requested
+        beyond.remove(where: granted.contains)
+        let forMyAccount = issuer.settings.isMyAccountAudience(audience)
+        // As Auth0's refresh-token policy for the My Account API: its own scopes may be asked for here.
+        if forMyAccount { beyond.remove(where: MyAccountScopes.all.contains) }
+        guard beyond.names.isEmpty else {
             throw SesameError(.forbidden, .invalidScope, "The requested scope exceeds the scope originally granted.")
         }
         let user = try await liveUser(previous.userID)
-        var request = TokenGrantRequest(application: application, scope: requested, audience: previous.audience)
+        var request = TokenGrantRequest(
+            application: application, scope: requested, audience: forMyAccount ? audience : previous.audience)
         request.dpopThumbprint = key
         return try await issuer.issue(
             for: user, request, authTime: previous.authTime, now: now, refreshToken: refreshToken,

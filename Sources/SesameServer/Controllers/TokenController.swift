@@ -50,7 +50,8 @@ struct TokenController {
         case .deviceKey(let assertion):
             response = try await deviceKeys.finish(assertion, request: issue, ip: ip)
         case .refreshToken(let token, let scope):
-            response = try await tokens.refresh(token, application: application, scope: scope, dpopThumbprint: key)
+            response = try await tokens.refresh(
+                token, application: application, scope: scope, dpopThumbprint: key, audience: issue.audience)
         case .authorizationCode(let code, let redirectURI, let verifier):
             response = try await tokens.exchange(
                 code: code, redirectURI: redirectURI, codeVerifier: verifier, application: application,

@@ -22,11 +22,17 @@ struct ErrorMiddleware: RouterMiddleware {
 
     /// The response for any error: a ``SesameError`` renders itself, Hummingbird's and
     /// storage errors are translated, anything else is a 500 that says nothing internal. Under
-    /// `/api/v2/` it takes the Management API's shape; everywhere else the Authentication API's.
+    /// `/api/v2/` it takes the Management API's shape, under `/me/v1/` the My Account API's;
+    /// everywhere else the Authentication API's.
     static func response(for error: any Error, request: Request, context: Context) -> Response {
         let error = sesameError(for: error, request: request, context: context)
-        return request.uri.path.hasPrefix(managementPrefix) ? error.managementResponse : error.response
+        let path = request.uri.path
+        if path.hasPrefix(managementPrefix) { return error.managementResponse }
+        return path.hasPrefix(myAccountPrefix) ? error.myAccountResponse : error.response
     }
+
+    /// Where Auth0's My Account API lives, and its error shape with it.
+    static let myAccountPrefix = "/me/v1/"
 
     /// Where Auth0's Management API lives, and its error shape with it.
     static let managementPrefix = "/api/v2/"

@@ -40,6 +40,13 @@ extension SesameError: HTTPResponseError {
         return withHeaders((try? Responses.json(body, status: status)) ?? Response(status: .internalServerError))
     }
 
+    /// The response under `/me/v1/`, in the My Account API's problem shape (``MyAccountErrorBody``).
+    var myAccountResponse: Response {
+        let body = MyAccountErrorBody(
+            type: code.rawValue, status: status.code, title: status.reasonPhrase, detail: message, errorReason: reason)
+        return withHeaders((try? Responses.json(body, status: status)) ?? Response(status: .internalServerError))
+    }
+
     private func withHeaders(_ response: Response) -> Response {
         var response = response
         if let limit = rateLimit { response.headers.setRateLimit(limit) }
@@ -61,5 +68,31 @@ extension SesameError: HTTPResponseError {
         case .invalidToken, .insufficientScope, .insufficientUserAuthentication: "Bearer error=\"\(code.rawValue)\""
         default: nil
         }
+    }
+}
+
+/// An error of Auth0's My Account API: `type`, `title`, `detail` and `status` (what Auth0.swift's
+/// `MyAccountError` reads), and the Authentication API's `error` and `error_description`
+/// alongside, so every client of Sesame finds the fields it knows.
+struct MyAccountErrorBody: Encodable {
+    let type: String
+    let status: Int
+    let title: String
+    let detail: String
+    let errorReason: String?
+
+    enum CodingKeys: String, CodingKey {
+        case type, status, title, detail, error, errorDescription = "error_description", errorReason = "error_reason"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(status, forKey: .status)
+        try container.encode(title, forKey: .title)
+        try container.encode(detail, forKey: .detail)
+        try container.encode(type, forKey: .error)
+        try container.encode(detail, forKey: .errorDescription)
+        try container.encodeIfPresent(errorReason, forKey: .errorReason)
     }
 }
