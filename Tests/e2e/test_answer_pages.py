@@ -12,7 +12,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from test_hosted_page import (AppServer, ask_for_code, authorize_url, email_of, enter_code, exchange, pkce,
+from hosted import (AppServer, ask_for_code, authorize_url, email_of, enter_code, exchange, pkce,
                               server, text, use_callback, wait_arrival)
 
 pytest.importorskip("playwright.sync_api")
