@@ -167,6 +167,14 @@ struct BrowserSessionTests {
             let noSession = try await h.get(
                 Self.authorize(Self.spaID, Self.spa, ["prompt": "none", "response_mode": "web_message"]))
             #expect(noSession.text.contains("\"error\":\"login_required\""))
+            #expect(!noSession.text.contains("sessionStorage"), "an error carries no code: posted as often as shown")
+
+            // In the login's language; a second showing in the tab posts no spent code again.
+            let japanese = try await h.get(
+                Self.authorize(Self.spaID, Self.spa, ["prompt": "none", "response_mode": "web_message", "ui_locales": "ja"]),
+                headers: [.cookie: cookie])
+            #expect(japanese.text.contains("<html lang=\"ja\" dir=\"ltr\">") && japanese.text.contains("サインインしています…"))
+            #expect(japanese.text.contains("sessionStorage.getItem(\"sesame_answered https://spa.example.com s-1\")"))
         }
     }
 
