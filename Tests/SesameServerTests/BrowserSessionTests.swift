@@ -167,6 +167,14 @@ struct BrowserSessionTests {
             let noSession = try await h.get(
                 Self.authorize(Self.spaID, Self.spa, ["prompt": "none", "response_mode": "web_message"]))
             #expect(noSession.text.contains("\"error\":\"login_required\""))
+            #expect(!noSession.text.contains("sessionStorage"), "an error carries no code: posted as often as shown")
+
+            // In the login's language; a second showing in the tab posts no spent code again.
+            let japanese = try await h.get(
+                Self.authorize(Self.spaID, Self.spa, ["prompt": "none", "response_mode": "web_message", "ui_locales": "ja"]),
+                headers: [.cookie: cookie])
+            #expect(japanese.text.contains("<html lang=\"ja\" dir=\"ltr\">") && japanese.text.contains("サインインしています…"))
+            #expect(japanese.text.contains("sessionStorage.getItem(\"sesame_answered https://spa.example.com s-1\")"))
         }
     }
 
@@ -193,6 +201,27 @@ struct BrowserSessionTests {
             #expect(fragment.headers[.location]?.hasPrefix(AuthorizeTests.callback + "#code=") == true)
             let bad = try await h.get(Self.authorize(h.clientID, AuthorizeTests.callback, ["response_mode": "jsonp"]))
             #expect(bad.status == .badRequest)
+        }
+    }
+
+    @Test("the form_post page speaks the login's language, right to left in Arabic, and posts once per state")
+    func formPostLanguage() async throws {
+        try await Harness.run { h in
+            let (cookie, _) = try await Self.signIn(h, Self.authorize(h.clientID, AuthorizeTests.callback))
+            let arabic = try await h.get(
+                Self.authorize(h.clientID, AuthorizeTests.callback, ["response_mode": "form_post", "ui_locales": "ar"]),
+                headers: [.cookie: cookie])
+            #expect(arabic.text.contains("<html lang=\"ar\" dir=\"rtl\">"))
+            #expect(arabic.text.contains("<title>جارٍ تسجيل الدخول</title>") && arabic.text.contains("تابع يدويًا"))
+            #expect(!arabic.text.contains("Signing in") && !arabic.text.contains("Scripts are off"))
+            #expect(arabic.text.contains("sessionStorage") && arabic.text.contains("href=\"http://localhost:3000/\""))
+            let french = try await h.get(
+                Self.authorize(h.clientID, AuthorizeTests.callback, ["response_mode": "form_post"]),
+                headers: [.cookie: cookie, .acceptLanguage: "fr-CA, en;q=0.5"])
+            #expect(french.text.contains("<html lang=\"fr\" dir=\"ltr\">") && french.text.contains("Continuer vers localhost"))
+            // One script, the same on every answer, so its hash in the policy never varies.
+            let policies = [arabic, french].compactMap { $0.headers[.contentSecurityPolicy] }
+            #expect(policies.count == 2 && policies[0] == policies[1])
         }
     }
 

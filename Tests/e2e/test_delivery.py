@@ -108,11 +108,14 @@ def test_email_is_text_and_html_in_the_language_the_request_asks_for(sesame_fact
     sesame = sesame_factory(env=smtp_env(smtp_port))
     start_with_language(sesame, "ana@example.com", **{"x-request-language": "fr", "accept-language": "de"})
     start_with_language(sesame, "bo@example.com", **{"accept-language": "es-MX,es;q=0.9,en;q=0.5"})
-    start_with_language(sesame, "cy@example.com", **{"accept-language": "nl"})
-    mails = {mail["rcpt_tos"][0]: parsed(mail) for mail in read_jsonl(mail_log, 3)}
+    start_with_language(sesame, "cy@example.com", **{"accept-language": "sv"})  # none shipped
+    start_with_language(sesame, "dee@example.com", **{"accept-language": "ar"})
+    start_with_language(sesame, "eri@example.com", **{"x-request-language": "ja"})
+    mails = {mail["rcpt_tos"][0]: parsed(mail) for mail in read_jsonl(mail_log, 5)}
 
     expected = {"ana@example.com": ("fr", "vous connecter"), "bo@example.com": ("es", "correo"),
-                "cy@example.com": ("en", "email")}
+                "cy@example.com": ("en", "email"), "dee@example.com": ("ar", "رمز التحقق"),
+                "eri@example.com": ("ja", "確認コード")}
     for address, (language, word) in expected.items():
         message = mails[address]
         assert message.get_content_type() == "multipart/alternative"
@@ -121,6 +124,7 @@ def test_email_is_text_and_html_in_the_language_the_request_asks_for(sesame_fact
         code = code_in_text(text)
         assert code in html and code in str(message["subject"]), message["subject"]
         assert f'lang="{language}"' in html, html[:300]
+        assert f'dir="{"rtl" if language == "ar" else "ltr"}"' in html, html[:300]
         assert word in (text + html).lower(), (address, text)
         assert "<script" not in html.lower()
         assert tokens_for_code(sesame, address, code)["id_token"]

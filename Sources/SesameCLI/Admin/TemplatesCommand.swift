@@ -19,7 +19,7 @@ struct TemplatesCommand: AsyncParsableCommand {
 
     /// Which template: a language, and whose messages it applies to.
     struct Target: ParsableArguments {
-        @Option(help: "The language (en, fr, de, es, or any other code).") var language = "en"
+        @Option(help: "The language (en, fr, de, es, ja, pt-BR, it, nl, pl, ar, or any other code).") var language = "en"
         @Option(help: "Only this connection's messages (email, sms).") var connection: String?
         @Option(name: .customLong("client-id"), help: "Only this application's messages.") var clientID: String?
 

@@ -43,7 +43,9 @@ struct BrowserLoginPages: Sendable {
             if let cookie = linkStarted(page) { response.setCookie(cookie) }
             return response
         case .answer(let answer, let session, let endsLinkWait):
-            var response = AuthorizationResponder.response(answer)
+            let words = AnswerWords(
+                renderer: pages.renderer, language: language(request, uiLocales: form.parameters.uiLocales))
+            var response = AuthorizationResponder.response(answer, words: words)
             if let session { response.setCookie(sessionCookie.setting(session.secret)) }
             if endsLinkWait { response.setCookie(linkCookie.clearing) }
             return finished(response, request)
@@ -76,6 +78,12 @@ struct BrowserLoginPages: Sendable {
         case .offerPasskey(_, let session) where !declines.declined(in: request, userID: session.session.userID):
             step = ShownStep(kind: .offer, channel: form.channel.rawValue)
             cookies.append(sessionCookie.setting(session.secret))
+        case .answer(let answer, let session?, let endsLinkWait) where answer.postsPage && !answer.isError:
+            // A page that posts the answer is shown by a GET too: the session just begun
+            // answers `/authorize` again, so Back lands there, not on a POST to resubmit.
+            var response = self.response(.continueAuthorization(session: session), request, form: form)
+            if endsLinkWait { response.setCookie(linkCookie.clearing) }
+            return response
         default:
             return response(outcome, request, form: form)
         }
