@@ -55,6 +55,8 @@ struct ServeCommand: AsyncParsableCommand {
         let banner = try await Banner(runtime)
         let app = buildApplication(runtime) { boundPort in
             output.started(banner, port: boundPort, after: ContinuousClock.now - started)
+            // The start is over: its code (configuration, migrations, keys) need not stay resident.
+            ResidentCode.releaseStartCode()
         }
         do {
             try await runUntilStopped(app, runtime: runtime)

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import SesameCore
+import SesameServer
 import SesameStorageSQL
 
 /// Which server a benchmark drives, shared by every benchmark.
@@ -57,7 +58,17 @@ struct BenchTarget {
         if let url = options.database { environment["SESAME_DATABASE_URL"] = url }
         var servers: [ServerProcess] = []
         if options.url == nil {
-            try await ServerProcess(dataDirectory: directory, environment: environment).stop()
+            let first = try await ServerProcess(dataDirectory: directory, environment: environment)
+            if options.dataDir == nil && options.database == nil {
+                // The idle memory an operator sees: a second after the first answer on a
+                // fresh data directory, with the outbox, the sweeper and the metrics running.
+                try await Task.sleep(for: .seconds(1))
+                let memory = first.memory
+                report.idleRSSFreshBytes = memory.residentBytes
+                report.idleAnonymousFreshBytes = memory.anonymousBytes
+                report.idleThreads = memory.threads
+            }
+            first.stop()
             for index in 0..<options.instances {
                 // Only the first shares the directory of the first start (SQLite lives there).
                 let own = index == 0 ? directory : directory + "/\(index)"

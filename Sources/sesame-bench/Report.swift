@@ -21,6 +21,12 @@ struct Report: Encodable {
     var rsa2048SignsPerSecondAfter: Double?
     var ratio = 0.0
     var idleRSSBytes: Int?
+    /// The first server's `VmRSS` one second after its first answer on a fresh data directory,
+    /// every worker running: the idle memory an operator sees (docs/performance.md).
+    var idleRSSFreshBytes: Int?
+    /// Of that, memory not backed by a file (heap, stacks), and the server's threads then.
+    var idleAnonymousFreshBytes: Int?
+    var idleThreads: Int?
     /// The first server's most resident memory, by the end of the measured run.
     var peakRSSBytes: Int?
     var readyMilliseconds: Double?
@@ -97,7 +103,8 @@ struct Report: Encodable {
         case rsa2048SignsPerSecond = "rsa2048_signs_per_second", ratio, idleRSSBytes = "idle_rss_bytes"
         case rsa2048SignsPerSecondBefore = "rsa2048_signs_per_second_before"
         case rsa2048SignsPerSecondAfter = "rsa2048_signs_per_second_after"
-        case peakRSSBytes = "peak_rss_bytes"
+        case peakRSSBytes = "peak_rss_bytes", idleRSSFreshBytes = "idle_rss_fresh_bytes"
+        case idleAnonymousFreshBytes = "idle_anon_fresh_bytes", idleThreads = "idle_threads"
         case readyMilliseconds = "ready_ms", failures, logins, concurrency, duration = "duration_s", cores, server, kind
         case instances, database, loadGeneratorCPUCores = "load_generator_cpu_cores", serverCPUCores = "server_cpu_cores"
         case loadGeneratorSaturated = "load_generator_saturated"
@@ -135,7 +142,10 @@ struct Report: Encodable {
             RSA-2048 signing bound (\(cores) cores, same run): \(f(rsa2048SignsPerSecond)) /s\
             \(rsa2048SignsPerSecondAfter.map { " (before the load \(f(rsa2048SignsPerSecondBefore ?? 0)), after \(f($0)))" } ?? "")
             ratio to the bound: \(f(ratio * 100)) %
-            idle RSS: \(idleRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a"), \
+            idle RSS: \(idleRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a") on a restart, \
+            \(idleRSSFreshBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a") on a fresh data directory \
+            (\(idleAnonymousFreshBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a") anonymous, \
+            \(idleThreads.map(String.init) ?? "n/a") threads), \
             peak RSS under load: \(peakRSSBytes.map { f(Double($0) / 1_048_576) + " MB" } ?? "n/a")
             start to ready on restart: \(readyMilliseconds.map { f($0) + " ms" } ?? "n/a")
             server: \(server) x \(instances) on \(database)

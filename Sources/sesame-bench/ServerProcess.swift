@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import SesameServer
 
 /// A `sesame serve` child process: started, measured (ready time, RSS) and stopped.
 final class ServerProcess {
@@ -32,18 +33,14 @@ final class ServerProcess {
         readyMilliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
     }
 
-    /// Resident memory of the server process now (Linux /proc).
-    var residentBytes: Int { status("VmRSS:") }
+    /// The server process's memory now (Linux /proc).
+    var memory: ProcessMemory { ProcessMemory.read(String(process.processIdentifier)) }
+
+    /// Resident memory of the server process now.
+    var residentBytes: Int { memory.residentBytes }
 
     /// The most resident memory the server process has had since it started.
-    var peakResidentBytes: Int { status("VmHWM:") }
-
-    /// A size field of /proc/PID/status, in bytes.
-    private func status(_ field: String) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix(field) } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-    }
+    var peakResidentBytes: Int { memory.peakResidentBytes }
 
     func stop() {
         process.terminate()
