@@ -6,13 +6,7 @@ import SesameServer
 struct SoakReport: Encodable {
     /// One minute: the server's memory at its end and the logins it served during it.
     struct Sample: Encodable {
-        var minute: Int
-        var residentBytes: Int
-        var anonymousBytes: Int
-        var fileBytes: Int
-        var threads: Int
-        var logins: Int
-        var failures: Int
+        var minute, residentBytes, anonymousBytes, fileBytes, threads, logins, failures: Int
 
         init(minute: Int, memory: ProcessMemory, logins: Int, failures: Int) {
             self.minute = minute

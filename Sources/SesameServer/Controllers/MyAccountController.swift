@@ -86,11 +86,9 @@ struct AuthenticationMethodBody: Encodable {
     let publicKey: String
     /// base64url of the WebAuthn user handle Sesame gave the authenticator.
     let userHandle: String
-    let credentialDeviceType: String
+    let credentialDeviceType, aaguid, relyingPartyID: String
     let credentialBackedUp: Bool
     let transports: [String]
-    let aaguid: String
-    let relyingPartyID: String
 
     init(_ method: MyAccountPasskey) {
         let passkey = method.passkey

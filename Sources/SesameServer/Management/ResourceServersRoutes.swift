@@ -94,12 +94,9 @@ struct ResourceServersRoutes {
 
 /// An API in Auth0's shape.
 public struct ResourceServerBody: Codable, Sendable, Equatable {
-    var id: String
-    var name: String
-    var identifier: String
+    var id, name, identifier: String
     var scopes: [ScopeBody]
-    var tokenLifetime: Int
-    var tokenLifetimeForWeb: Int
+    var tokenLifetime, tokenLifetimeForWeb: Int
     var signingAlg: String
     var enforcePolicies: Bool
     var tokenDialect: String
