@@ -24,7 +24,7 @@ public struct ResourceServerAdministration: Sendable, OperatorService {
 
     /// Whether `identifier` names one of Sesame's own APIs (also the My Account API without its last `/`).
     private func isBuiltIn(_ identifier: String) -> Bool {
-        identifier == managementAudience || myAccountAudience.map { [$0, String($0.dropLast())] }?.contains(identifier) == true
+        identifier == managementAudience || myAccountAudience.map { LoginSettings.names(myAccount: $0, identifier) } == true
     }
 
     /// Creates an API named by `identifier`, with Auth0's defaults for what `changes` leaves out.

@@ -16,7 +16,14 @@ extension LoginSettings {
     /// Whether `audience` names the My Account API, also without its trailing slash (as
     /// Auth0.swift's examples write it).
     public func isMyAccountAudience(_ audience: String?) -> Bool {
-        audience == myAccountAudience || audience.map { $0 + "/" } == myAccountAudience
+        // Most grants name no audience (every refresh, say): no issuer parsing for them.
+        guard let audience else { return false }
+        return Self.names(myAccount: myAccountAudience, audience)
+    }
+
+    /// Whether `audience` is `myAccount`, with or without its trailing slash.
+    static func names(myAccount: String, _ audience: String) -> Bool {
+        audience == myAccount || audience + "/" == myAccount
     }
 }
 
