@@ -8,10 +8,15 @@ struct AllBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "all",
         abstract:
-            "Run otp-login, device-key, refresh (each with its floor and p99 at half its peak) and passkey; report them together."
+            "Run otp-login, device-key, refresh (each with its floor and p99 at half its peak), passkey, and with --postgres otp-login on PostgreSQL; report them together."
     )
 
     @OptionGroup var load: LoadOptions
+    @Option(
+        help:
+            "A postgres:// URL: also run otp-login on this PostgreSQL database (one instance) and report it against SQLite's rate in the same run."
+    )
+    var postgres: String?
 
     func run() async throws {
         var entries: [(name: String, json: String, text: String)] = []
@@ -27,6 +32,11 @@ struct AllBench: AsyncParsableCommand {
             report.floor(floor)
             entries.append((name, try report.json(), report.text))
             floors.append(("floor", try floor.json(), floor.text))
+            if name == "otp-login", let postgres {
+                var onPostgres = try await OTPLoginBench.parse(load.arguments + ["--database", postgres]).measure()
+                onPostgres.sqlite(report)
+                entries.append(("otp-login-postgresql", try onPostgres.json(), onPostgres.text))
+            }
         }
         let passkey = try await PasskeyBench.parse(["--duration", String(load.duration)]).measure()
         entries.append(("passkey", try passkey.json(), passkey.text))

@@ -8,6 +8,6 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Benchmarks for Sesame, each reported as a ratio to the crypto bound measured in the same run.",
         subcommands: [
             OTPLoginBench.self, DeviceKeyBench.self, RefreshBench.self, PasskeyBench.self, AllBench.self, SeedBench.self,
-            ServerChild.self, FloorBench.self, FloorServer.self, SoakBench.self,
+            ServerChild.self, FloorBench.self, FloorServer.self, SoakBench.self, ImportBench.self,
         ])
 }

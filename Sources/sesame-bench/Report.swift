@@ -14,6 +14,10 @@ struct Report: Encodable {
     /// measured right after this benchmark, and this benchmark's rate against it.
     var floorLoginsPerSecond: Double?
     var floorRatio: Double?
+    /// In `all --postgres`, on the PostgreSQL run: SQLite's rate in the same run, and this
+    /// rate against it.
+    var sqliteLoginsPerSecond: Double?
+    var sqliteRatio: Double?
     /// The bound the ratio is read against: the mean of the bounds measured just before and
     /// just after the load, once both are known (``boundAfter(_:)``).
     var rsa2048SignsPerSecond: Double
@@ -97,8 +101,15 @@ struct Report: Encodable {
         floorRatio = floor.loginsPerSecond > 0 ? loginsPerSecond / floor.loginsPerSecond : nil
     }
 
+    /// Takes in SQLite's rate measured in the same run (this run being PostgreSQL's).
+    mutating func sqlite(_ sqlite: Report) {
+        sqliteLoginsPerSecond = sqlite.loginsPerSecond
+        sqliteRatio = sqlite.loginsPerSecond > 0 ? loginsPerSecond / sqlite.loginsPerSecond : nil
+    }
+
     enum CodingKeys: String, CodingKey {
         case halfRate = "half_rate", floorLoginsPerSecond = "floor_logins_per_second", floorRatio = "floor_ratio"
+        case sqliteLoginsPerSecond = "sqlite_logins_per_second", sqliteRatio = "sqlite_ratio"
         case loginsPerSecond = "logins_per_second", p50Milliseconds = "p50_ms", p99Milliseconds = "p99_ms"
         case rsa2048SignsPerSecond = "rsa2048_signs_per_second", ratio, idleRSSBytes = "idle_rss_bytes"
         case rsa2048SignsPerSecondBefore = "rsa2048_signs_per_second_before"
@@ -129,6 +140,9 @@ struct Report: Encodable {
         }
         if let floorRatio, let floorLoginsPerSecond {
             lines.append("against the floor measured beside it (\(f(floorLoginsPerSecond)) /s): \(f(floorRatio * 100)) %")
+        }
+        if let sqliteRatio, let sqliteLoginsPerSecond {
+            lines.append("against SQLite in the same run (\(f(sqliteLoginsPerSecond)) /s): \(f(sqliteRatio * 100)) %")
         }
         return lines
     }
