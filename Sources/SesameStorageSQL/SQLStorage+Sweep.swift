@@ -1,6 +1,7 @@
 public import Foundation
 import SQLKit
 public import SesameCore
+import Synchronization
 
 extension SQLStorage: SweepRepository {
     public func sweep(now: Date, windowsBefore: Date, outboxBefore: Date, deliveriesBefore: Date) async throws
@@ -21,15 +22,30 @@ extension SQLStorage: SweepRepository {
         for deadline in deadlines {
             // One short statement per table, each on an index of its deadline column, so a
             // sweep never holds the single SQLite writer for long.
-            counts.removed[deadline.table] = try await executor.write { db in
+            // The removed rows are counted as they stream back, never collected: a sweep after
+            // five minutes of load removes tens of thousands, and an array of them raised
+            // the allocator's high-water mark by megabytes for the process's life
+            // (docs/performance.md, eighteenth pass).
+            let removed = RowCounter()
+            try await executor.write { db in
                 try await db.raw(
                     """
                     DELETE FROM \(ident: deadline.table) WHERE \(ident: deadline.column) < \(bind: deadline.before.sqlValue)
                     RETURNING 1 AS removed
                     """
-                ).all().count
+                ).run { _ in removed.add() }
             }
+            counts.removed[deadline.table] = removed.count
         }
         return counts
     }
+}
+
+/// Rows counted by a statement's row handler, which may run on another thread.
+private final class RowCounter: Sendable {
+    private let value = Mutex(0)
+
+    func add() { value.withLock { $0 += 1 } }
+
+    var count: Int { value.withLock { $0 } }
 }
