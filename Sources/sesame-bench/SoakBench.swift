@@ -12,7 +12,8 @@ struct SoakBench: AsyncParsableCommand {
         commandName: "soak",
         abstract: "Email-code logins at a steady rate for --minutes; the server's resident memory each minute.")
 
-    @Option(help: "Minutes of load; the first is the warm-up (30 is the full run).") var minutes = 30
+    @Option(help: "Minutes of load (30 is the full run).") var minutes = 30
+    @Option(help: "Minutes of warm-up: RSS is held to 10 % from the end of the last of them on.") var warmUp = 1
     @Option(help: "Logins started a second.") var rate = 100
     @Option(help: "Logins in flight at most (the rate is shared by this many workers).") var concurrency = 8
     @Option(help: "A postgres:// URL: the server runs on this PostgreSQL database instead of SQLite.")
@@ -20,8 +21,8 @@ struct SoakBench: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.") var json = false
 
     func validate() throws {
-        guard minutes >= 1, rate >= 1, concurrency >= 1 else {
-            throw ValidationError("--minutes, --rate and --concurrency must be at least 1")
+        guard minutes >= 1, rate >= 1, concurrency >= 1, (1...minutes).contains(warmUp) else {
+            throw ValidationError("--minutes, --rate and --concurrency must be at least 1, and --warm-up 1 to --minutes")
         }
     }
 
@@ -36,7 +37,7 @@ struct SoakBench: AsyncParsableCommand {
         var start = Report(rsa2048SignsPerSecond: 0, concurrency: concurrency, duration: minutes * 60)
         let target = try await BenchTarget.start(
             options, environment: OTPLoginBench.environment, concurrency: concurrency, report: &start)
-        var report = SoakReport(rate: rate, concurrency: concurrency, start: start)
+        var report = SoakReport(rate: rate, concurrency: concurrency, warmUpMinutes: warmUp, start: start)
         do {
             report.samples = try await soak(target)
         } catch {
