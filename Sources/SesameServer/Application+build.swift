@@ -144,7 +144,7 @@ public func buildRouter(
         .register(on: router)
     OIDCController(settings: sesame.settings, keys: sesame.keys, tokens: sesame.tokens).register(on: router)
     OperationsController(
-        storage: sesame.storage, clock: sesame.clock, metricsToken: metricsToken, openAPI: OpenAPIDocument.data,
+        storage: sesame.storage, clock: sesame.clock, metricsToken: metricsToken, openAPI: { OpenAPIDocument.data },
         readiness: readiness
     ).register(on: router)
     PasskeyController(
@@ -178,7 +178,7 @@ func metricsListener(_ runtime: SesameRuntime) -> [any Service] {
     ]
 }
 
-/// The OpenAPI document shipped in the resources, read once.
+/// The OpenAPI document shipped in the resources, read once, when first asked for.
 enum OpenAPIDocument {
     static let data: Data? = try? Data(contentsOf: PageRenderer.bundled.appendingPathComponent("openapi.json"))
 }
