@@ -36,6 +36,10 @@ struct ImportBench: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-bench-\(UUID())").path
         let environment = database.map { ["SESAME_DATABASE_URL": $0] } ?? [:]
         let server = try await ServerProcess(dataDirectory: directory, environment: environment)
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
         // Opened as `sesame admin` opens it: unsealed with the key the server made, so a
         // management token can be made the way an operator makes one.
         var logger = Logger(label: "bench")
@@ -44,22 +48,18 @@ struct ImportBench: AsyncParsableCommand {
             flags: ["data_dir": directory], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
         let storage = try await SesameRuntime.openUnsealed(configuration, create: false, logger: logger)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: directory)
-        }
         var report = ImportReport(users: users, fileBytes: file.count, database: database == nil ? "sqlite" : "postgresql")
         report.idleRSSBytes = server.residentBytes
+        var failure: (any Error)?
         do {
             let session = try await ImportSession(storage: storage, client: client, base: "http://127.0.0.1:\(server.port)")
             try await session.run(file, server: server, into: &report)
         } catch {
-            try? await client.shutdown()
-            try? await storage.shutdown()
-            throw error
+            failure = error
         }
-        try await client.shutdown()
-        try await storage.shutdown()
+        try? await client.shutdown()
+        try? await storage.shutdown()
+        if let failure { throw failure }
         return report
     }
 }
@@ -86,6 +86,7 @@ struct ImportSession {
 
     func run(_ file: Data, server: ServerProcess, into report: inout ImportReport) async throws {
         let sampler = MemorySampler(server)
+        defer { sampler.stop() }
         let started = ContinuousClock.now
         let jobID = try await upload(file)
         report.uploadSeconds = (ContinuousClock.now - started).seconds
@@ -103,7 +104,6 @@ struct ImportSession {
         report.importRSSByQuarter = (0..<4).map { byProgress[$0] ?? 0 }
         report.peakRSSBytes = server.peakResidentBytes
         report.finalRSSBytes = server.residentBytes
-        sampler.stop()
         guard let job else { throw BenchError("the job \(jobID) disappeared") }
         report.status = job.status.rawValue
         (report.inserted, report.failed) = (job.summary.inserted, job.summary.failed)

@@ -97,14 +97,17 @@ struct Report: Encodable {
 
     /// Takes in the floor measured beside this benchmark.
     mutating func floor(_ floor: Report) {
-        floorLoginsPerSecond = floor.loginsPerSecond
-        floorRatio = floor.loginsPerSecond > 0 ? loginsPerSecond / floor.loginsPerSecond : nil
+        (floorLoginsPerSecond, floorRatio) = (floor.loginsPerSecond, share(of: floor))
     }
 
     /// Takes in SQLite's rate measured in the same run (this run being PostgreSQL's).
     mutating func sqlite(_ sqlite: Report) {
-        sqliteLoginsPerSecond = sqlite.loginsPerSecond
-        sqliteRatio = sqlite.loginsPerSecond > 0 ? loginsPerSecond / sqlite.loginsPerSecond : nil
+        (sqliteLoginsPerSecond, sqliteRatio) = (sqlite.loginsPerSecond, share(of: sqlite))
+    }
+
+    /// This rate against `other`'s; nil when `other` completed nothing.
+    private func share(of other: Report) -> Double? {
+        other.loginsPerSecond > 0 ? loginsPerSecond / other.loginsPerSecond : nil
     }
 
     enum CodingKeys: String, CodingKey {
