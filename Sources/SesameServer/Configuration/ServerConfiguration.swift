@@ -197,9 +197,12 @@ public struct ServerConfiguration: Sendable {
 
     /// With port 0 the system picks the port; a derived issuer must then name the port
     /// actually used, so the port is chosen here, before anything is built from it.
+    ///
+    /// This bind and ``busyListener()``'s use the HTTP server's own event loops: NIO's shared
+    /// group would start two threads of its own that an SQLite server never uses again.
     mutating func resolveEphemeralPort() async throws {
         guard port == 0 else { return }
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ServerBootstrap(group: HTTPThreads.group(httpThreads))
             .bind(host: host, port: 0).get()
         port = channel.localAddress?.port ?? 0
         try await channel.close()
@@ -214,7 +217,7 @@ public struct ServerConfiguration: Sendable {
         let listeners = [(host, port)] + (metricsPort.map { [(metricsHost, $0)] } ?? [])
         for (host, port) in listeners where port != 0 {
             do {
-                let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                let channel = try await ServerBootstrap(group: HTTPThreads.group(httpThreads))
                     .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
                     .bind(host: host, port: port).get()
                 try await channel.close()
