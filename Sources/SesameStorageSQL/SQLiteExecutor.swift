@@ -54,9 +54,10 @@ final class SQLiteExecutor: SQLExecutor {
         for pragma in pragmas { try writer.run(pragma, []) { _ in } }
         // An in-memory database is private to its connection, so it gets no readers.
         let readers = try path.map { path in try (0..<readerCount).map { _ in try SQLiteHandle(path: path) } } ?? []
-        return SQLiteExecutor(
-            path: path, writer: writer, readers: readers, checkpointer: try path.map { try SQLiteCheckpointer(path: $0) },
-            logger: logger)
+        let checkpointer = try path.map { try SQLiteCheckpointer(path: $0) }
+        // After the pragmas: `wal_autocheckpoint` would take the checkpointer's place.
+        if let checkpointer { writer.observeCommits(checkpointer.logGrew(to:)) }
+        return SQLiteExecutor(path: path, writer: writer, readers: readers, checkpointer: checkpointer, logger: logger)
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {

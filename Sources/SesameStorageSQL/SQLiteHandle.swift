@@ -19,6 +19,14 @@ final class SQLiteHandle: Sendable {
     private struct State: ~Copyable {
         var connection: OpaquePointer?
         var statements: [String: Prepared] = [:]
+        var commits: CommitObserver?
+    }
+
+    /// What ``observeCommits(_:)`` calls, kept alive for as long as SQLite may call it.
+    private final class CommitObserver: Sendable {
+        let logSize: @Sendable (Int) -> Void
+
+        init(_ logSize: @escaping @Sendable (Int) -> Void) { self.logSize = logSize }
     }
 
     /// Enough for every statement the repositories write; dynamic statements beyond it (search
@@ -68,6 +76,25 @@ final class SQLiteHandle: Sendable {
     /// How many prepared statements are kept for reuse.
     var keptStatements: Int { state.withLock { $0.statements.count } }
 
+    /// Calls `logSize` after each commit of this connection, on the committing thread, with the
+    /// number of frames in the write-ahead log: it must be quick, since the commit's caller
+    /// waits for it. It takes the place of SQLite's automatic checkpoint, as
+    /// `PRAGMA wal_autocheckpoint` would take its place; so either is set after the other.
+    func observeCommits(_ logSize: @escaping @Sendable (Int) -> Void) {
+        state.withLock { state in
+            let observer = CommitObserver(logSize)
+            state.commits = observer
+            sqlite_nio_sqlite3_wal_hook(state.connection, Self.afterCommit, Unmanaged.passUnretained(observer).toOpaque())
+        }
+    }
+
+    private static let afterCommit:
+        @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = {
+            observer, _, _, frames in
+            if let observer { Unmanaged<CommitObserver>.fromOpaque(observer).takeUnretainedValue().logSize(Int(frames)) }
+            return SQLITE_OK
+        }
+
     /// Finalizes the statements and closes the connection.
     func close() {
         state.withLock { state in
@@ -75,6 +102,7 @@ final class SQLiteHandle: Sendable {
             state.statements = [:]
             sqlite_nio_sqlite3_close(state.connection)
             state.connection = nil
+            state.commits = nil
         }
     }
 
