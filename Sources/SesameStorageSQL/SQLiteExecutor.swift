@@ -31,8 +31,12 @@ final class SQLiteExecutor: SQLExecutor {
     }
 
     /// Opens `path` (or a private in-memory database when nil) with `readerCount` readers.
-    /// A reader is held only for one statement, so a few serve every core.
-    static func open(path: String?, readerCount: Int = 4, logger: Logger) async throws -> SQLiteExecutor {
+    /// A reader is held only for one statement, on the thread of the task that reads, so one
+    /// for each of the cores Swift's task pool runs on serves every read: four on two cores
+    /// added a sixth of a megabyte of idle memory each and no speed (docs/performance.md).
+    static func open(
+        path: String?, readerCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount), logger: Logger
+    ) async throws -> SQLiteExecutor {
         let writer = try SQLiteHandle(path: path)
         // Every job of a batch runs in a SAVEPOINT, whose statement journal holds the original of
         // each page the job changes; past 64 KB SQLite spills it to a temporary file, opened
