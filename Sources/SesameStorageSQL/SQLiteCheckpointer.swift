@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import SQLiteNIO
 import Synchronization
 
 /// Copies the write-ahead log back into the database file from a thread of its own.
@@ -84,7 +83,7 @@ final class SQLiteCheckpointer: Sendable {
         caughtUp.store(completed, ordering: .relaxed)
         caughtUpAt.store(now, ordering: .relaxed)
         // Busy (a reader on an old snapshot) is fine: the next pass tries again.
-        try? writer.run("PRAGMA wal_checkpoint(PASSIVE)", []) { _ in }
+        _ = try? writer.checkpoint()
         copied.store(0, ordering: .relaxed)
         return true
     }
@@ -97,12 +96,7 @@ final class SQLiteCheckpointer: Sendable {
             _ = wake.wait(timeout: .now() + interval)
             requested.store(false, ordering: .relaxed)
             // A busy or failed checkpoint is retried on the next round; the log only grows meanwhile.
-            // Its row: busy, the log's frames, and the frames copied.
-            try? handle.run("PRAGMA wal_checkpoint(PASSIVE)", []) { row in
-                if row.values.count == 3, case .integer(let frames) = row.values[2] {
-                    copied.store(Int(frames), ordering: .relaxed)
-                }
-            }
+            if let pass = try? handle.checkpoint() { copied.store(pass.copied, ordering: .relaxed) }
             passes.add(1, ordering: .releasing)
         }
         handle.close()

@@ -94,6 +94,12 @@ final class SQLiteExecutor: SQLExecutor {
         try handle.run("PRAGMA wal_checkpoint(TRUNCATE)", []) { _ in }
     }
 
+    /// Lets go of the writer's cached pages and statements: after the migrations, which filled
+    /// them with what a serving writer does not use, before the rest of the start allocates.
+    func releaseMemory() {
+        writer.releaseMemory()
+    }
+
     func shutdown() async throws {
         checkpointer?.stop()
         writer.close()

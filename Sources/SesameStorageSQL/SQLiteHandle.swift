@@ -73,6 +73,33 @@ final class SQLiteHandle: Sendable {
         }
     }
 
+    /// A passive checkpoint of the main database (it never waits for the writer or readers),
+    /// through SQLite's call rather than `PRAGMA wal_checkpoint`: a statement would make a
+    /// connection that runs nothing else read and parse the whole schema first, and map the
+    /// parser's code back into an idle server half a second after each start.
+    /// - Returns: the log's frames and how many of them are now in the database file.
+    /// - Throws: ``SQLiteFailure`` (`SQLITE_BUSY` when another checkpoint runs).
+    @discardableResult
+    func checkpoint() throws -> (logFrames: Int, copied: Int) {
+        try state.withLock { state in
+            guard let connection = state.connection else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "closed") }
+            var (log, copied): (Int32, Int32) = (0, 0)
+            let result = sqlite_nio_sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+            guard result == SQLITE_OK else { throw SQLiteFailure(result, connection) }
+            return (Int(log), Int(copied))
+        }
+    }
+
+    /// Finalizes the kept statements and frees the cached pages no transaction holds: each is
+    /// read or prepared again when next needed.
+    func releaseMemory() {
+        state.withLock { state in
+            for prepared in state.statements.values { sqlite_nio_sqlite3_finalize(prepared.statement) }
+            state.statements = [:]
+            if let connection = state.connection { sqlite_nio_sqlite3_db_release_memory(connection) }
+        }
+    }
+
     /// How many prepared statements are kept for reuse.
     var keptStatements: Int { state.withLock { $0.statements.count } }
 

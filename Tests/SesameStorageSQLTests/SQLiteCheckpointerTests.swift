@@ -66,4 +66,15 @@ struct SQLiteCheckpointerTests {
             #expect(!checkpointer.catchUp(with: writer), "within the interval of the last one")
         }
     }
+
+    /// The checkpointer's connection runs nothing but checkpoints: through SQLite's call it
+    /// needs no statement, so it never reads the schema (nor maps the parser back in).
+    @Test("a checkpoint by SQLite's call copies every frame of a quiet log")
+    func checkpointCopiesTheLog() async throws {
+        try await Self.withWriter(threshold: 1_000_000) { writer, _ in
+            try Self.write(3, to: writer)
+            let pass = try writer.checkpoint()
+            #expect(pass.logFrames > 0 && pass.copied == pass.logFrames)
+        }
+    }
 }

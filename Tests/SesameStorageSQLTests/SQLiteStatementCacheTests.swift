@@ -34,4 +34,23 @@ struct SQLiteStatementCacheTests {
         #expect(!SQLiteHandle.changesSchema("WITH x AS (SELECT 1) SELECT * FROM x"))
         #expect(!SQLiteHandle.changesSchema("PRAGMA wal_checkpoint(PASSIVE)"))
     }
+
+    /// A fresh database's migrations filled the writer with pages and statements serving does
+    /// not use; let go, the connection must go on working, preparing again what it needs.
+    @Test("releasing memory drops the kept statements, and the connection goes on working")
+    func releaseMemoryKeepsWorking() throws {
+        let handle = try SQLiteHandle(path: nil)
+        defer { handle.close() }
+        try handle.run("CREATE TABLE kept (value TEXT)", []) { _ in }
+        try handle.run("INSERT INTO kept (value) VALUES (?1)", [.text("a")]) { _ in }
+        #expect(handle.keptStatements == 1)
+        handle.releaseMemory()
+        #expect(handle.keptStatements == 0)
+        try handle.run("INSERT INTO kept (value) VALUES (?1)", [.text("b")]) { _ in }
+        var values: [String] = []
+        try handle.run("SELECT value FROM kept ORDER BY value", []) { row in
+            if case .text(let value) = row.values[0] { values.append(value) }
+        }
+        #expect(values == ["a", "b"])
+    }
 }
