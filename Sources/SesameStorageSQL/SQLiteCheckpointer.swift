@@ -43,6 +43,9 @@ final class SQLiteCheckpointer: Sendable {
     /// `threshold` frames (4 MB of 2 KB pages) have been written since the last pass.
     init(path: String, interval: TimeInterval = 0.5, threshold: Int = 2048) throws {
         handle = try SQLiteHandle(path: path)
+        // A connection finds the log when it first reads the file; until then SQLite's
+        // checkpoint call does nothing. This read of a header field needs no schema.
+        try handle.run("PRAGMA user_version", []) { _ in }
         self.interval = interval
         self.threshold = threshold
         let thread = Thread { [self] in loop() }
@@ -87,6 +90,9 @@ final class SQLiteCheckpointer: Sendable {
         copied.store(0, ordering: .relaxed)
         return true
     }
+
+    /// The log's frames the last pass had copied (0 once the writer caught up).
+    var lastCopied: Int { copied.load(ordering: .relaxed) }
 
     /// The passes completed so far.
     var completedPasses: Int { passes.load(ordering: .acquiring) }
