@@ -20,6 +20,18 @@ final class SQLiteHandle: Sendable {
         var connection: OpaquePointer?
         var statements: [String: Prepared] = [:]
         var commits: CommitObserver?
+
+        /// The connection, or the refusal every use of a closed handle gets.
+        func open() throws -> OpaquePointer {
+            guard let connection else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "closed") }
+            return connection
+        }
+
+        /// Finalizes every kept statement and forgets it.
+        mutating func finalizeStatements() {
+            for prepared in statements.values { sqlite_nio_sqlite3_finalize(prepared.statement) }
+            statements = [:]
+        }
     }
 
     /// What ``observeCommits(_:)`` calls, kept alive for as long as SQLite may call it.
@@ -59,7 +71,7 @@ final class SQLiteHandle: Sendable {
     /// Runs `sql` with `binds`, passing each result row to `onRow`.
     func run(_ sql: String, _ binds: [SQLiteData], onRow: (SQLiteValues) throws -> Void) throws {
         try state.withLock { state in
-            guard let connection = state.connection else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "closed") }
+            let connection = try state.open()
             let cached = state.statements[sql]
             let prepared = try cached ?? Self.prepare(sql, on: connection)
             defer { Self.release(prepared, sql: sql, cached: cached != nil, in: &state) }
@@ -82,7 +94,7 @@ final class SQLiteHandle: Sendable {
     @discardableResult
     func checkpoint() throws -> (logFrames: Int, copied: Int) {
         try state.withLock { state in
-            guard let connection = state.connection else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "closed") }
+            let connection = try state.open()
             var (log, copied): (Int32, Int32) = (0, 0)
             let result = sqlite_nio_sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
             guard result == SQLITE_OK else { throw SQLiteFailure(result, connection) }
@@ -94,8 +106,7 @@ final class SQLiteHandle: Sendable {
     /// read or prepared again when next needed.
     func releaseMemory() {
         state.withLock { state in
-            for prepared in state.statements.values { sqlite_nio_sqlite3_finalize(prepared.statement) }
-            state.statements = [:]
+            state.finalizeStatements()
             if let connection = state.connection { sqlite_nio_sqlite3_db_release_memory(connection) }
         }
     }
@@ -109,9 +120,10 @@ final class SQLiteHandle: Sendable {
     /// `PRAGMA wal_autocheckpoint` would take its place; so either is set after the other.
     func observeCommits(_ logSize: @escaping @Sendable (Int) -> Void) {
         state.withLock { state in
+            guard let connection = state.connection else { return }
             let observer = CommitObserver(logSize)
             state.commits = observer
-            sqlite_nio_sqlite3_wal_hook(state.connection, Self.afterCommit, Unmanaged.passUnretained(observer).toOpaque())
+            sqlite_nio_sqlite3_wal_hook(connection, Self.afterCommit, Unmanaged.passUnretained(observer).toOpaque())
         }
     }
 
@@ -125,8 +137,7 @@ final class SQLiteHandle: Sendable {
     /// Finalizes the statements and closes the connection.
     func close() {
         state.withLock { state in
-            for prepared in state.statements.values { sqlite_nio_sqlite3_finalize(prepared.statement) }
-            state.statements = [:]
+            state.finalizeStatements()
             sqlite_nio_sqlite3_close(state.connection)
             state.connection = nil
             state.commits = nil
