@@ -73,8 +73,9 @@ enum DeliveryChecks {
             for (index, item) in cases.enumerated() {
                 let challenge = Fixture.challenge(id: "c\(index)", recipient: item.recipient, at: now)
                 let gate = DeliveryGate(connection: "email", identifier: item.recipient, signupDisabled: item.signupDisabled)
-                try await store.createChallenge(
+                let toSend = try await store.createChallenge(
                     challenge, delivery: delivery("d\(index)", at: now, to: item.recipient), audit: nil, gate: gate)
+                try await expect(toSend == item.delivered, "\(item): the caller is told whether it is to be sent")
                 let stored = try await store.delivery(id: "d\(index)")
                 let delivered =
                     item.delivered
@@ -85,6 +86,29 @@ enum DeliveryChecks {
                     gate.delivers(to: try await store.user(connection: "email", identifier: item.recipient))
                         == item.delivered, "the SQL decides as DeliveryGate.delivers(to:)")
             }
+        },
+        ConformanceCheck("deliveries: a message stored leased is its owner's until the lease runs out, then anyone's") {
+            store, clock in
+            // A start stores its message leased to its own instance's worker, which sends it
+            // without a claim; no other worker may claim it meanwhile, or both would send it.
+            let now = clock.now()
+            var leased = delivery("d1", at: now)
+            (leased.leaseOwner, leased.leaseUntil, leased.attempts) = ("w1", now + 15, 1)
+            try await expect(
+                try await store.createChallenge(Fixture.challenge(id: "c1", at: now), delivery: leased, audit: nil, gate: nil),
+                "an ungated message is to be sent")
+            try await expect(try await store.delivery(id: "d1") == leased, "stored with its lease")
+            try await expect(
+                try await store.claimDeliveries(owner: "w2", now: now + 14, leaseUntil: now + 29, limit: 5).isEmpty,
+                "not claimed while the lease runs")
+            let lapsed = try await store.claimDeliveries(owner: "w2", now: now + 16, leaseUntil: now + 31, limit: 5)
+            try await expect(
+                lapsed.map(\.id) == ["d1"] && lapsed[0].attempts == 2, "claimed once the lease ran out (a dead instance)")
+            try await expect(
+                !(try await store.finishDelivery(id: "d1", owner: "w1", outcome: .sent, at: now + 17)),
+                "the first owner can no longer record an outcome")
+            try await expect(
+                try await store.finishDelivery(id: "d1", owner: "w2", outcome: .sent, at: now + 17), "the claimer records it")
         },
         ConformanceCheck("deliveries: a claim leases due rows once, counts an attempt, and skips leased and future ones") {
             store, clock in

@@ -5,25 +5,29 @@ public import SesameCore
 extension SQLStorage: DeliveryRepository {
     public func createChallenge(
         _ challenge: Challenge, delivery: QueuedDelivery, audit: AuditEvent?, gate: DeliveryGate?
-    ) async throws {
+    ) async throws -> Bool {
+        // The status the insert stored tells the caller whether the gate let the message through.
+        let inserted: SQLQueryString = "\(Self.insert(delivery, gate: gate)) RETURNING status"
         guard executor.flavor == .postgres else {
-            try await executor.transaction { db in
+            let status = try await executor.transaction { db in
                 try await Self.insertChallenge(challenge, db)
-                try await db.raw(Self.insert(delivery, gate: gate)).run()
+                let row = try await db.raw(inserted).first()
                 if let audit { try await Self.insertAudit(audit, db) }
+                return try row?.string("status")
             }
-            return
+            return status != QueuedDelivery.Status.suppressed.rawValue
         }
         // PostgreSQL: one statement, atomic by itself, instead of a transaction of four: each
         // statement and the BEGIN and COMMIT around them are a round trip, five of the 25 or
         // so of an email-code login. The statements of a WITH all run (and see the table as
         // it was before the statement), whether or not the last one reads them.
-        let audited: SQLQueryString = audit.map { Self.insert([$0]) } ?? "SELECT 1"
+        let audited: SQLQueryString = audit.map { ", audit AS (\(Self.insert([$0])))" } ?? ""
         let statement: SQLQueryString = """
             WITH retired AS (\(Self.retireOlder(than: challenge))), challenge AS (\(Self.insert(challenge))),
-            delivery AS (\(Self.insert(delivery, gate: gate))) \(audited)
+            delivery AS (\(inserted))\(audited) SELECT status FROM delivery
             """
-        try await executor.write { db in try await db.raw(statement).run() }
+        let status = try await executor.write { db in try await db.raw(statement).first()?.string("status") }
+        return status != QueuedDelivery.Status.suppressed.rawValue
     }
 
     public func enqueueDeliveries(_ deliveries: [QueuedDelivery]) async throws {

@@ -114,12 +114,7 @@ struct OutboxTests {
     @Test("two workers on one database: 30 messages, each sent exactly once")
     func twoWorkersSendOnce() async throws {
         try await Harness.run(configure: { $0.delivery.sendBeforeAnswering = false }) { h in
-            var logger = Logger(label: "test")
-            logger.logLevel = .critical
-            let other = try await Sesame.bootstrap(
-                storage: h.sesame.storage, settings: h.sesame.settings,
-                delivery: MessageDelivery(email: h.sender, sms: h.sender), clock: h.clock,
-                random: SeededRandomSource(seed: 99), logger: logger)
+            let other = try await Self.otherInstance(beside: h)
             for index in 0..<30 { #expect(try await h.start(email: "user\(index)@example.com").status == .ok) }
             async let first = h.sesame.outbox.worker.drain()
             async let second = other.outbox.worker.drain()
@@ -127,6 +122,49 @@ struct OutboxTests {
             #expect(tried == 30 && h.sender.count == 30)
             #expect((0..<30).allSatisfy { h.sender.sent(to: "user\($0)@example.com").count == 1 })
         }
+    }
+
+    /// A start stores its message leased to its own instance's worker and hands it over, so
+    /// the message costs no claim: another instance's worker finds nothing to claim, and the
+    /// message's one attempt is that lease.
+    @Test("a start's message goes to its own worker without a claim")
+    func startHandsItsMessageOver() async throws {
+        try await Harness.run(configure: { $0.delivery.sendBeforeAnswering = false }) { h in
+            let other = try await Self.otherInstance(beside: h)
+            #expect(try await h.start(email: Self.ana).status == .ok)
+            #expect(await other.outbox.worker.drain() == 0, "leased to the starting instance")
+            #expect(await h.sesame.outbox.worker.drain() == 1 && h.sender.count == 1)
+            let sent = try #require(try await h.sesame.deliveries.list(recipient: Self.ana).first)
+            #expect(sent.status == .sent && sent.attempts == 1)
+        }
+    }
+
+    /// Fault: a handed message waits in the worker's memory (every slot busy, the process
+    /// stalled) until its lease, not renewed meanwhile, is nearly out, when another worker may
+    /// claim it. Sent from memory then, it could go out twice; it is left to a claim instead.
+    @Test("a handed message that waited past half its lease is left to a claim and sent once")
+    func staleHandOffLeftToAClaim() async throws {
+        try await Harness.run(configure: { $0.delivery.sendBeforeAnswering = false }) { h in
+            #expect(try await h.start(email: Self.ana).status == .ok)
+            let lease = DeliveryWorkerSettings().lease
+            h.clock.advance(by: lease / 2 + 1)
+            #expect(await h.sesame.outbox.worker.drain() == 0 && h.sender.count == 0, "not sent from memory")
+            h.clock.advance(by: lease / 2)
+            #expect(await h.sesame.outbox.worker.drain() == 1 && h.sender.count == 1, "claimed once the lease ran out")
+            let sent = try #require(try await h.sesame.deliveries.list(recipient: Self.ana).first)
+            #expect(sent.status == .sent && sent.attempts == 2)
+            #expect(await h.sesame.outbox.worker.drain() == 0 && h.sender.count == 1, "sent once")
+        }
+    }
+
+    /// A second instance on the harness's database, sending through the harness's sender.
+    static func otherInstance(beside h: Harness) async throws -> Sesame {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return try await Sesame.bootstrap(
+            storage: h.sesame.storage, settings: h.sesame.settings,
+            delivery: MessageDelivery(email: h.sender, sms: h.sender), clock: h.clock,
+            random: SeededRandomSource(seed: 99), logger: logger)
     }
 
     /// An operator fixes the mail configuration and sends a failed message again.

@@ -9,8 +9,10 @@ public protocol DeliveryRepository: Sendable {
     /// `audit` (the event that records the sending) is written in the same transaction. With
     /// `gate`, the recipient's stored account decides in the same operation whether the
     /// delivery is stored as given or suppressed without its payload (``DeliveryGate``).
+    /// - Returns: whether the delivery was stored to be sent (false: suppressed by `gate`).
+    @discardableResult
     func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery, audit: AuditEvent?, gate: DeliveryGate?)
-        async throws
+        async throws -> Bool
     /// Stores deliveries (webhook calls) in one transaction.
     func enqueueDeliveries(_ deliveries: [QueuedDelivery]) async throws
     /// Leases up to `limit` pending deliveries due at `now` whose lease (if any) has run out,
@@ -36,6 +38,6 @@ public protocol DeliveryRepository: Sendable {
 extension DeliveryRepository {
     /// Stores a challenge and its delivery, as given, in one transaction.
     public func createChallenge(_ challenge: Challenge, delivery: QueuedDelivery, audit: AuditEvent?) async throws {
-        try await createChallenge(challenge, delivery: delivery, audit: audit, gate: nil)
+        _ = try await createChallenge(challenge, delivery: delivery, audit: audit, gate: nil)
     }
 }

@@ -18,8 +18,14 @@ public final class DeliveryWorker: Sendable {
     let owner: String
     private let signal = WorkerSignal()
     /// Counts ``wakeUp()`` calls, so a drain claims again only when something was queued
-    /// since its last claim (or that claim was full): an empty claim is a write.
+    /// since the last claim (or that claim was full): an empty claim is a write.
     private let queued = Atomic<Int>(0)
+    /// The count of ``queued`` the last claim saw (-1: none yet).
+    private let claimedQueued = Atomic<Int>(-1)
+    /// When the last claim was made (milliseconds since 1970 on the worker's clock).
+    private let lastClaim = Atomic<Int64>(.min)
+    /// Deliveries stored already leased to this worker, to send without a claim (``hand(_:)``).
+    private let handed = Mutex<[QueuedDelivery]>([])
 
     init(
         storage: any SesameStorage, handlers: [String: any DeliveryHandler], seal: PayloadSeal,
@@ -38,6 +44,13 @@ public final class DeliveryWorker: Sendable {
     /// Asks the running worker to look at the queue now (something was just queued here).
     public func wakeUp() {
         queued.add(1, ordering: .relaxed)
+        signal.wakeUp()
+    }
+
+    /// Sends `delivery`, which was stored already leased to this worker and committed
+    /// (``Outbox/leasedMessage(_:deadline:)``), without claiming it: the next drain takes it first.
+    func hand(_ delivery: QueuedDelivery) {
+        handed.withLock { $0.append(delivery) }
         signal.wakeUp()
     }
 
@@ -68,14 +81,21 @@ public final class DeliveryWorker: Sendable {
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.renewLeases(of: sending) }
             var (tried, inFlight) = (0, 0)
-            var (seen, mayHaveMore) = (queued.load(ordering: .relaxed), true)
+            // A drain that a hand-off started does not look for other work unless a poll
+            // interval has passed since the last look: that look is a write per message.
+            var mayHaveMore = handed.withLock { $0.isEmpty } || claimIsDue()
             while !Task.isCancelled {
                 let wanted = settings.batchSize - inFlight
-                var claimed: [QueuedDelivery] = []
-                if wanted > 0 && !isStopping && (mayHaveMore || queued.load(ordering: .relaxed) != seen) {
-                    seen = queued.load(ordering: .relaxed)
-                    claimed = await claim(upTo: wanted)
-                    mayHaveMore = claimed.count == wanted
+                // Handed deliveries are leased to this worker already: they are sent even
+                // while stopping, like the claimed ones in flight.
+                var claimed = takeHanded(upTo: wanted)
+                let room = wanted - claimed.count
+                let seen = queued.load(ordering: .relaxed)
+                if room > 0 && !isStopping && (mayHaveMore || claimedQueued.load(ordering: .relaxed) != seen) {
+                    claimedQueued.store(seen, ordering: .relaxed)
+                    let fresh = await claim(upTo: room)
+                    mayHaveMore = fresh.count == room
+                    claimed += fresh
                 }
                 for delivery in claimed {
                     sending.ids.withLock { _ = $0.insert(delivery.id) }
@@ -97,9 +117,33 @@ public final class DeliveryWorker: Sendable {
         }
     }
 
+    /// Up to `limit` of the handed deliveries, oldest first. One that waited here until less
+    /// than half its lease was left is dropped instead: its lease is not renewed while it
+    /// waits, so another worker may claim it once the lease runs out, and both would send it.
+    /// It stays in storage, to be claimed like any other.
+    private func takeHanded(upTo limit: Int) -> [QueuedDelivery] {
+        guard limit > 0 else { return [] }
+        let fresh = clock.now().addingTimeInterval(settings.lease / 2)
+        return handed.withLock { handed in
+            var taken: [QueuedDelivery] = []
+            while taken.count < limit, !handed.isEmpty {
+                let delivery = handed.removeFirst()
+                if let until = delivery.leaseUntil, until > fresh { taken.append(delivery) }
+            }
+            return taken
+        }
+    }
+
+    /// Whether a poll interval has passed since the last claim.
+    private func claimIsDue() -> Bool {
+        let last = lastClaim.load(ordering: .relaxed)
+        return last == .min || clock.now().epochMilliseconds - last >= Int64(settings.pollInterval * 1000)
+    }
+
     /// Up to `limit` due deliveries, leased to this worker; none when storage is down.
     private func claim(upTo limit: Int) async -> [QueuedDelivery] {
         let now = clock.now()
+        lastClaim.store(now.epochMilliseconds, ordering: .relaxed)
         do {
             return try await storage.claimDeliveries(
                 owner: owner, now: now, leaseUntil: now.addingTimeInterval(settings.lease), limit: limit)

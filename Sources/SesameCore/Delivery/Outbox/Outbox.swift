@@ -22,6 +22,19 @@ public struct Outbox: Sendable {
             payload: sealed, deadline: deadline, createdAt: now)
     }
 
+    /// ``message(_:deadline:)`` stored already leased to this instance's worker, which is
+    /// handed it after the commit (``queued(handing:)``) instead of claiming it: one write
+    /// fewer per message. If this instance dies first, the lease runs out and any worker
+    /// claims the message, as it would a claimed one.
+    func leasedMessage(_ content: MessageContent, deadline: Date) throws -> QueuedDelivery {
+        var delivery = try message(content, deadline: deadline)
+        delivery.leaseOwner = worker.owner
+        delivery.leaseUntil = delivery.createdAt.addingTimeInterval(settings.lease)
+        // As a claim would have counted it.
+        delivery.attempts = 1
+        return delivery
+    }
+
     /// Called after the transaction that queued deliveries committed.
     func queued() async {
         if settings.sendBeforeAnswering {
@@ -29,6 +42,13 @@ public struct Outbox: Sendable {
         } else {
             worker.wakeUp()
         }
+    }
+
+    /// Called after the transaction that stored `delivery`, made by ``leasedMessage(_:deadline:)``,
+    /// committed, when the storage did not suppress it.
+    func queued(handing delivery: QueuedDelivery) async {
+        worker.hand(delivery)
+        if settings.sendBeforeAnswering { await worker.drain() }
     }
 }
 

@@ -35,17 +35,17 @@ extension PasswordlessLogin {
         let content = try content(
             secret: secret, mode: mode, recipient: recipient, connection: connection, application: application,
             request: request, lifetime: lifetime)
-        let queued = try outbox.message(content, deadline: challenge.expiresAt)
+        let queued = try outbox.leasedMessage(content, deadline: challenge.expiresAt)
         let gate = DeliveryGate(connection: connection.name, identifier: recipient, signupDisabled: connection.disableSignup)
         // The sending is audited in the challenge's own transaction: one storage operation.
         let log = AuditLog(storage: storage, clock: clock, logger: coordinator.logger)
         let sent = log.event(
             mode == .code ? .codeSent : .linkSent, client: application.clientID, ip: request.ip,
             detail: "\(connection.name) to \(recipient)", at: now)
-        try await storage.createChallenge(challenge, delivery: queued, audit: sent, gate: gate)
+        let delivers = try await storage.createChallenge(challenge, delivery: queued, audit: sent, gate: gate)
         SesameMetrics.codeIssued(connection: connection.name, kind: mode == .code ? "code" : "link")
         await log.published(sent)
-        await outbox.queued()
+        if delivers { await outbox.queued(handing: queued) }
         return PasswordlessStartResult(
             id: challenge.id, connection: connection.strategy, recipient: recipient, clientID: application.clientID,
             rateLimit: status)
