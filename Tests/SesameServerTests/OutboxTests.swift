@@ -167,6 +167,27 @@ struct OutboxTests {
             random: SeededRandomSource(seed: 99), logger: logger)
     }
 
+    /// Attack: a flood of starts while the provider stalls. The messages handed to the worker
+    /// wait in memory while every slot is busy; unbounded, the flood would grow the process
+    /// until it died. Four batches wait at most; the oldest beyond that stay in storage and are
+    /// claimed once their lease runs out, each still sent once.
+    @Test("a flood of hand-offs is bounded in memory; the overflow is claimed after its lease, each sent once")
+    func handOffsBounded() async throws {
+        try await Harness.run(configure: { $0.delivery.sendBeforeAnswering = false }) { h in
+            let settings = DeliveryWorkerSettings()
+            let recipients = (0..<(settings.batchSize * 4 + 6)).map { "flood\($0)@example.com" }
+            for recipient in recipients {
+                let answer = try await h.start(email: recipient)
+                #expect(answer.status == .ok)
+            }
+            #expect(await h.sesame.outbox.worker.drain() == settings.batchSize * 4, "the newest four batches, from memory")
+            #expect(recipients.prefix(6).allSatisfy { h.sender.sent(to: $0).isEmpty }, "the oldest were let go")
+            h.clock.advance(by: settings.lease + 1)
+            #expect(await h.sesame.outbox.worker.drain() == 6, "claimed once their lease ran out")
+            #expect(recipients.allSatisfy { h.sender.sent(to: $0).count == 1 }, "each sent once")
+        }
+    }
+
     /// An operator fixes the mail configuration and sends a failed message again.
     @Test("operator retry: a failed message is sent again while its code lives; sent ones and unknown ids are refused")
     func operatorRetry() async throws {

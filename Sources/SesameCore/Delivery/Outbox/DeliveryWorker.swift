@@ -49,8 +49,16 @@ public final class DeliveryWorker: Sendable {
 
     /// Sends `delivery`, which was stored already leased to this worker and committed
     /// (``Outbox/leasedMessage(_:deadline:)``), without claiming it: the next drain takes it first.
+    ///
+    /// At most four batches wait in memory: while a stalled provider holds every slot, a flood
+    /// of starts would otherwise grow the process without bound. The oldest beyond that is
+    /// left in storage, where any worker claims it once its lease runs out.
     func hand(_ delivery: QueuedDelivery) {
-        handed.withLock { $0.append(delivery) }
+        let limit = max(1, settings.batchSize * 4)
+        handed.withLock { handed in
+            handed.append(delivery)
+            if handed.count > limit { handed.removeFirst(handed.count - limit) }
+        }
         signal.wakeUp()
     }
 
