@@ -36,14 +36,35 @@ public final class SeededRandomSource: RandomSource {
 public final class CapturingSender: MessageSender {
     private let messages = Mutex<[OutgoingMessage]>([])
     private let failure = Mutex<DeliveryError?>(nil)
+    /// Whether sends wait (a slow provider), and how many have waited so far.
+    private let holding = Mutex<(on: Bool, held: Int)>((false, 0))
 
     /// Creates an empty sender.
     public init() {}
 
     public func send(_ message: OutgoingMessage) async throws {
+        let waits = holding.withLock { state -> Bool in
+            guard state.on else { return false }
+            state.held += 1
+            return true
+        }
+        while waits && holding.withLock({ $0.on }) { try await Task.sleep(for: .milliseconds(5)) }
         if let failure = failure.withLock({ $0 }) { throw failure }
         messages.withLock { $0.append(message) }
     }
+
+    /// Makes sends wait until ``release()``, like a provider that stalls.
+    public func hold() {
+        holding.withLock { $0.on = true }
+    }
+
+    /// Lets the waiting sends through.
+    public func release() {
+        holding.withLock { $0.on = false }
+    }
+
+    /// How many sends have waited on ``hold()`` so far.
+    public var held: Int { holding.withLock { $0.held } }
 
     /// Makes every send fail with `error` (nil: succeed again).
     public func fail(with error: DeliveryError?) {

@@ -188,6 +188,29 @@ struct OutboxTests {
         }
     }
 
+    /// Fault: a retry comes due while a steady stream of starts keeps the worker busy. The
+    /// hand-offs alone would keep one drain going without ever looking at storage again, and
+    /// the retry (like other instances' messages) would wait for a quiet moment; the drain
+    /// looks once a poll interval has passed.
+    @Test("a worker kept busy by hand-offs still looks at storage each poll interval: a due retry is sent")
+    func busyWorkerStillClaims() async throws {
+        try await Harness.run(configure: { $0.delivery.sendBeforeAnswering = false }) { h in
+            h.sender.fail(with: DeliveryError(message: "421 try again later"))
+            #expect(try await h.start(email: Self.ana).status == .ok)
+            #expect(await h.sesame.outbox.worker.drain() == 1 && h.sender.count == 0, "failed; a retry is stored")
+            h.sender.fail(with: nil)
+            h.sender.hold()
+            #expect(try await h.start(email: "bob@example.com").status == .ok)
+            let draining = Task { await h.sesame.outbox.worker.drain() }
+            for _ in 0..<1000 where h.sender.held == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            h.clock.advance(by: 3)  // the retry is due, and so is a look at storage
+            #expect(try await h.start(email: "cy@example.com").status == .ok)
+            h.sender.release()
+            #expect(await draining.value == 3, "bob and cy from memory, ana's retry from storage, in one drain")
+            #expect(h.sender.sent(to: Self.ana).count == 1)
+        }
+    }
+
     /// An operator fixes the mail configuration and sends a failed message again.
     @Test("operator retry: a failed message is sent again while its code lives; sent ones and unknown ids are refused")
     func operatorRetry() async throws {

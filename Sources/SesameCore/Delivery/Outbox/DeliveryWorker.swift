@@ -89,9 +89,10 @@ public final class DeliveryWorker: Sendable {
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.renewLeases(of: sending) }
             var (tried, inFlight) = (0, 0)
-            // A drain that a hand-off started does not look for other work unless a poll
-            // interval has passed since the last look: that look is a write per message.
-            var mayHaveMore = handed.withLock { $0.isEmpty } || claimIsDue()
+            // A drain that hand-offs started and keep going looks at storage when something
+            // was queued there, and once a poll interval (retries coming due, other
+            // instances' work): not once per message, since each look is a write.
+            var mayHaveMore = handed.withLock { $0.isEmpty }
             while !Task.isCancelled {
                 let wanted = settings.batchSize - inFlight
                 // Handed deliveries are leased to this worker already: they are sent even
@@ -99,7 +100,8 @@ public final class DeliveryWorker: Sendable {
                 var claimed = takeHanded(upTo: wanted)
                 let room = wanted - claimed.count
                 let seen = queued.load(ordering: .relaxed)
-                if room > 0 && !isStopping && (mayHaveMore || claimedQueued.load(ordering: .relaxed) != seen) {
+                let look = mayHaveMore || claimedQueued.load(ordering: .relaxed) != seen || claimIsDue()
+                if room > 0 && !isStopping && look {
                     claimedQueued.store(seen, ordering: .relaxed)
                     let fresh = await claim(upTo: room)
                     mayHaveMore = fresh.count == room
