@@ -8,25 +8,26 @@ extension SQLStorage: DeliveryRepository {
     ) async throws -> Bool {
         // The status the insert stored tells the caller whether the gate let the message through.
         let inserted: SQLQueryString = "\(Self.insert(delivery, gate: gate)) RETURNING status"
-        guard executor.flavor == .postgres else {
-            let status = try await executor.transaction { db in
+        let status: String?
+        if executor.flavor == .postgres {
+            // PostgreSQL: one statement, atomic by itself, instead of a transaction of four: each
+            // statement and the BEGIN and COMMIT around them are a round trip, five of the 25 or
+            // so of an email-code login. The statements of a WITH all run (and see the table as
+            // it was before the statement), whether or not the last one reads them.
+            let audited: SQLQueryString = audit.map { ", audit AS (\(Self.insert([$0])))" } ?? ""
+            let statement: SQLQueryString = """
+                WITH retired AS (\(Self.retireOlder(than: challenge))), challenge AS (\(Self.insert(challenge))),
+                delivery AS (\(inserted))\(audited) SELECT status FROM delivery
+                """
+            status = try await executor.write { db in try await db.raw(statement).first()?.string("status") }
+        } else {
+            status = try await executor.transaction { db in
                 try await Self.insertChallenge(challenge, db)
                 let row = try await db.raw(inserted).first()
                 if let audit { try await Self.insertAudit(audit, db) }
                 return try row?.string("status")
             }
-            return status != QueuedDelivery.Status.suppressed.rawValue
         }
-        // PostgreSQL: one statement, atomic by itself, instead of a transaction of four: each
-        // statement and the BEGIN and COMMIT around them are a round trip, five of the 25 or
-        // so of an email-code login. The statements of a WITH all run (and see the table as
-        // it was before the statement), whether or not the last one reads them.
-        let audited: SQLQueryString = audit.map { ", audit AS (\(Self.insert([$0])))" } ?? ""
-        let statement: SQLQueryString = """
-            WITH retired AS (\(Self.retireOlder(than: challenge))), challenge AS (\(Self.insert(challenge))),
-            delivery AS (\(inserted))\(audited) SELECT status FROM delivery
-            """
-        let status = try await executor.write { db in try await db.raw(statement).first()?.string("status") }
         return status != QueuedDelivery.Status.suppressed.rawValue
     }
 

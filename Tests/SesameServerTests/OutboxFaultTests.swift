@@ -26,7 +26,7 @@ struct OutboxFaultTests {
         let storage = try await SQLStorage.sqlite(path: nil)
         try await Harness.run(configure: { $0.delivery.sendBeforeAnswering = false }, storage: storage) { h in
             let sender = HeldSender(open: true) { try await Self.database(storage, away: true) }
-            let worker = try await Self.worker(beside: h, sending: sender)
+            let worker = try await h.otherInstance(sending: sender).outbox.worker
             #expect(try await h.start(email: Self.ana).status == .ok)
             Self.outliveTheStartersLease(h)
             async let drained = worker.drain()
@@ -51,7 +51,7 @@ struct OutboxFaultTests {
     func stopFinishesTheSendsInFlight() async throws {
         try await Harness.run(configure: { $0.delivery.sendBeforeAnswering = false }) { h in
             let sender = HeldSender(open: false)
-            let worker = try await Self.worker(beside: h, sending: sender)
+            let worker = try await h.otherInstance(sending: sender).outbox.worker
             #expect(try await h.start(email: Self.ana).status == .ok)
             Self.outliveTheStartersLease(h)
             let running = Task { await worker.run() }
@@ -74,17 +74,6 @@ struct OutboxFaultTests {
     /// worker, which these tests never run: as if that instance had died.
     static func outliveTheStartersLease(_ h: Harness) {
         h.clock.advance(by: DeliveryWorkerSettings().lease + 1)
-    }
-
-    /// A second instance's worker on the harness's database, sending through `sender`.
-    static func worker(beside h: Harness, sending sender: HeldSender) async throws -> DeliveryWorker {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        return try await Sesame.bootstrap(
-            storage: h.sesame.storage, settings: h.sesame.settings,
-            delivery: MessageDelivery(email: sender, sms: sender), clock: h.clock,
-            random: SeededRandomSource(seed: 99), logger: logger
-        ).outbox.worker
     }
 
     /// Makes every write to the outbox fail as a restarting PostgreSQL does, or work again.

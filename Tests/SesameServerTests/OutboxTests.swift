@@ -114,7 +114,7 @@ struct OutboxTests {
     @Test("two workers on one database: 30 messages, each sent exactly once")
     func twoWorkersSendOnce() async throws {
         try await Harness.run(configure: { $0.delivery.sendBeforeAnswering = false }) { h in
-            let other = try await Self.otherInstance(beside: h)
+            let other = try await h.otherInstance()
             for index in 0..<30 { #expect(try await h.start(email: "user\(index)@example.com").status == .ok) }
             async let first = h.sesame.outbox.worker.drain()
             async let second = other.outbox.worker.drain()
@@ -130,7 +130,7 @@ struct OutboxTests {
     @Test("a start's message goes to its own worker without a claim")
     func startHandsItsMessageOver() async throws {
         try await Harness.run(configure: { $0.delivery.sendBeforeAnswering = false }) { h in
-            let other = try await Self.otherInstance(beside: h)
+            let other = try await h.otherInstance()
             #expect(try await h.start(email: Self.ana).status == .ok)
             #expect(await other.outbox.worker.drain() == 0, "leased to the starting instance")
             #expect(await h.sesame.outbox.worker.drain() == 1 && h.sender.count == 1)
@@ -155,16 +155,6 @@ struct OutboxTests {
             #expect(sent.status == .sent && sent.attempts == 2)
             #expect(await h.sesame.outbox.worker.drain() == 0 && h.sender.count == 1, "sent once")
         }
-    }
-
-    /// A second instance on the harness's database, sending through the harness's sender.
-    static func otherInstance(beside h: Harness) async throws -> Sesame {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        return try await Sesame.bootstrap(
-            storage: h.sesame.storage, settings: h.sesame.settings,
-            delivery: MessageDelivery(email: h.sender, sms: h.sender), clock: h.clock,
-            random: SeededRandomSource(seed: 99), logger: logger)
     }
 
     /// Attack: a flood of starts while the provider stalls. The messages handed to the worker

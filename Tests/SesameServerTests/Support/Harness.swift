@@ -159,6 +159,17 @@ struct Harness {
         try await post("/passwordless/start", ["client_id": clientID, "connection": "sms", "phone_number": phone])
     }
 
+    /// A second instance on the harness's database and clock, sending through `sender` (the
+    /// harness's own when nil): several instances behind one load balancer.
+    func otherInstance(sending sender: (any MessageSender)? = nil) async throws -> Sesame {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let sender = sender ?? self.sender
+        return try await Sesame.bootstrap(
+            storage: sesame.storage, settings: sesame.settings, delivery: MessageDelivery(email: sender, sms: sender),
+            clock: clock, random: SeededRandomSource(seed: 99), logger: logger)
+    }
+
     /// The newest code sent to `recipient`.
     func code(for recipient: String) -> String? {
         sender.sent(to: recipient).last { $0.code != nil }?.code
