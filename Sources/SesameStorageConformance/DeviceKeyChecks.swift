@@ -3,7 +3,7 @@ import SesameCore
 
 /// Device credentials, the device-key single-use gates and management tokens.
 enum DeviceKeyChecks {
-    static let all = credentials + gates + adminTokens
+    static let all = credentials + gates + claimedLogins + adminTokens
 
     static let credentials = [
         ConformanceCheck("device credentials: save, get, list, delete") { store, clock in
@@ -34,6 +34,55 @@ enum DeviceKeyChecks {
                 try await store.saveDeviceCredential(Fixture.deviceCredential(id: "dcr_\(UUID().uuidString)", at: now))
             }
             try await expect(try await store.deviceCredentials(userID: "email|ana", clientID: nil).count == 1, "exactly one key")
+        },
+    ]
+
+    /// A device-key login records itself only if its assertion id is unused, in one step.
+    static let claimedLogins = [
+        ConformanceCheck("claimed login: records the login and claims its id; a held id records nothing") { store, clock in
+            let now = clock.now()
+            let plan = LoginAudit(events: [.created: [AuditEvent(type: "login", detail: "claimed", at: now)]])
+            func login(_ hash: [UInt8], at time: Date) async throws -> User? {
+                try await store.recordLogin(
+                    Fixture.user(at: time), at: time, audit: plan, claimingAssertionID: hash,
+                    expiresAt: now.addingTimeInterval(90))
+            }
+            let user = try await login([1], at: now)
+            try await expect(user?.loginsCount == 1, "the first use records the login")
+            try await expect(try await store.auditEvents(AuditQuery()).map(\.detail) == ["claimed"], "with its events")
+            try await expect(try await login([1], at: now) == nil, "a replay records nothing")
+            let stored = try await store.user(id: user?.id ?? "")
+            try await expect(stored?.loginsCount == 1, "not counted: \(stored?.loginsCount ?? 0)")
+            try await expect(try await store.auditEvents(AuditQuery()).count == 1, "no events written for the replay")
+            try await expect(
+                !(try await store.claimAssertionID([1], expiresAt: now.addingTimeInterval(90), at: now)),
+                "the id is held as claimAssertionID holds it")
+            try await expect(try await login([2], at: now)?.loginsCount == 2, "another id logs in")
+            clock.advance(by: 91)
+            try await expect(try await login([1], at: clock.now())?.loginsCount == 3, "free again after expiry")
+        },
+        ConformanceCheck("claimed login: 20 concurrent uses of one id, exactly one recorded") { store, clock in
+            let now = clock.now()
+            let plan = LoginAudit(events: [:])
+            let users = try await concurrently(20) {
+                try await store.recordLogin(
+                    Fixture.user(at: now), at: now, audit: plan, claimingAssertionID: [7, 7],
+                    expiresAt: now.addingTimeInterval(90))
+            }
+            let recorded = users.compactMap { $0 }
+            try await expect(recorded.count == 1, "one use wins, got \(recorded.count)")
+            try await expect(try await store.user(id: recorded.first?.id ?? "")?.loginsCount == 1, "counted once")
+        },
+        ConformanceCheck("claimed login: a blocked user's login is recorded and the id spent") { store, clock in
+            let now = clock.now()
+            let user = try await store.recordLogin(Fixture.user(at: now), at: now)
+            _ = try await store.setUserBlocked(id: user.id, true, at: now)
+            let blocked = try await store.recordLogin(
+                Fixture.user(at: now), at: now, audit: LoginAudit(events: [:]), claimingAssertionID: [3],
+                expiresAt: now.addingTimeInterval(90))
+            try await expect(blocked?.blocked == true && blocked?.loginsCount == 2, "recorded, for the caller to refuse")
+            try await expect(
+                !(try await store.claimAssertionID([3], expiresAt: now.addingTimeInterval(90), at: now)), "the id is spent")
         },
     ]
 

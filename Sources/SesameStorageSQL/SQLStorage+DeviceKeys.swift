@@ -68,20 +68,29 @@ extension SQLStorage: DeviceAssertionRepository {
         try await claimOnce(in: "device_assertions", hash, expiresAt: expiresAt, at: now)
     }
 
+    public func recordLogin(
+        _ newUser: User, at now: Date, audit: LoginAudit, claimingAssertionID hash: [UInt8], expiresAt: Date
+    ) async throws -> User? {
+        let claim = Self.claim(in: "device_assertions", hash, expiresAt, at: now)
+        return try await recordLogin(newUser, at: now, audit: audit, claim: claim)
+    }
+
     /// Claims `hash` in a single-use table of `(hash, expires_at)` rows until `expiresAt`.
     func claimOnce(in table: String, _ hash: [UInt8], expiresAt: Date, at now: Date) async throws -> Bool {
-        try await executor.write { db in
-            // One statement decides: a new id is inserted, a live one is left alone (no row
-            // returned), an expired one is taken over. No read-then-write window to race in.
-            try await db.raw(
-                """
-                INSERT INTO \(ident: table) (hash, expires_at) VALUES (\(bind: Data(hash)), \(bind: expiresAt.sqlValue))
-                ON CONFLICT (hash) DO UPDATE SET expires_at = excluded.expires_at
-                WHERE \(ident: table).expires_at <= \(bind: now.sqlValue)
-                RETURNING expires_at
-                """
-            ).first() != nil
-        }
+        let claim = Self.claim(in: table, hash, expiresAt, at: now)
+        return try await executor.write { db in try await db.raw(claim).first() != nil }
+    }
+
+    /// The statement that claims `hash` in `table`, returning a row only when it wins. One
+    /// statement decides: a new id is inserted, a live one is left alone (no row returned), an
+    /// expired one is taken over. No read-then-write window to race in.
+    static func claim(in table: String, _ hash: [UInt8], _ expiresAt: Date, at now: Date) -> SQLQueryString {
+        """
+        INSERT INTO \(ident: table) (hash, expires_at) VALUES (\(bind: Data(hash)), \(bind: expiresAt.sqlValue))
+        ON CONFLICT (hash) DO UPDATE SET expires_at = excluded.expires_at
+        WHERE \(ident: table).expires_at <= \(bind: now.sqlValue)
+        RETURNING expires_at
+        """
     }
 
     public func createDeviceNonce(hash: [UInt8], clientID: String, createdAt: Date, expiresAt: Date) async throws {

@@ -125,29 +125,39 @@ extension SQLStorage: UserRepository {
     public func recordLogin(_ newUser: User, at: Date, audit: @escaping @Sendable (User) -> [AuditEvent]) async throws
         -> User
     {
-        try await executor.transaction { db in
-            let user = try await Self.recordLogin(newUser, at: at, db)
-            let events = audit(user)
-            if !events.isEmpty { try await db.raw(Self.insert(events)).run() }
-            return user
-        }
+        try await executor.transaction { db in try await Self.recordLogin(newUser, at: at, db, audit: audit) }
     }
 
     public func recordLogin(_ newUser: User, at: Date, audit: LoginAudit) async throws -> User {
-        guard executor.flavor == .postgres else {
-            return try await recordLogin(newUser, at: at) { audit.events(for: $0) }
+        guard let user = try await recordLogin(newUser, at: at, audit: audit, claim: nil) else {
+            throw StorageError.unavailable("recordLogin returned no row")
         }
-        // PostgreSQL: the upsert and its outcome's events as one statement, instead of BEGIN,
-        // the upsert, the events and COMMIT: four round trips of a login's twelve.
+        return user
+    }
+
+    /// The login and its outcome's events, after `claim` (a statement returning a row when it
+    /// wins) when there is one: nil, with nothing written, when the claim loses.
+    func recordLogin(_ newUser: User, at: Date, audit: LoginAudit, claim: SQLQueryString?) async throws -> User? {
+        guard executor.flavor == .postgres else {
+            return try await executor.transaction { db in
+                if let claim, try await db.raw(claim).first() == nil { return nil }
+                return try await Self.recordLogin(newUser, at: at, db) { audit.events(for: $0) }
+            }
+        }
+        // PostgreSQL: the claim, the upsert and its outcome's events as one statement, instead
+        // of BEGIN, each statement and COMMIT. The upsert reads the claim's row, so it writes
+        // nothing when the claim returns none.
         let row = try await executor.write { db in
             try await Self.insert(
-                newUser, into: db, prefix: "WITH u AS (",
+                newUser, into: db, prefix: claim.map { "WITH c AS (\($0)), u AS (" } ?? "WITH u AS (",
+                onlyIf: claim == nil ? nil : "EXISTS (SELECT 1 FROM c)",
                 suffix: """
                     \(Self.loginUpsert(at: at)) RETURNING \(unsafeRaw: Self.userColumns)),
                     \(Self.auditOutcome(audit)) SELECT * FROM u
                     """,
                 login: at)
         }
+        if claim != nil, row == nil { return nil }
         guard let row else { throw StorageError.unavailable("recordLogin returned no row") }
         return try Self.user(from: row)
     }
@@ -185,6 +195,16 @@ extension SQLStorage: UserRepository {
         return try Self.user(from: row)
     }
 
+    /// The login, and the events `audit` makes of the stored user, on `db` (in a transaction).
+    private static func recordLogin(
+        _ newUser: User, at: Date, _ db: any SQLDatabase, audit: (User) -> [AuditEvent]
+    ) async throws -> User {
+        let user = try await recordLogin(newUser, at: at, db)
+        let events = audit(user)
+        if !events.isEmpty { try await db.raw(insert(events)).run() }
+        return user
+    }
+
     /// What a login does to a user who exists. The time is bound, not written into the SQL:
     /// one statement text for every login, prepared once.
     private static func loginUpsert(at: Date) -> SQLQueryString {
@@ -196,18 +216,27 @@ extension SQLStorage: UserRepository {
 
     @discardableResult
     static func insert(
-        _ user: User, into db: any SQLDatabase, prefix: SQLQueryString = "", suffix: SQLQueryString, login: Date? = nil
+        _ user: User, into db: any SQLDatabase, prefix: SQLQueryString = "", onlyIf condition: SQLQueryString? = nil,
+        suffix: SQLQueryString, login: Date? = nil
     ) async throws -> (any SQLRow)? {
-        try await db.raw(
+        // With a condition, the row is inserted from a one-row VALUES list filtered by it. There
+        // PostgreSQL types a NULL parameter as text, not as its target column, so the nullable
+        // integer columns are cast.
+        let source: SQLQueryString = condition == nil ? "VALUES (" : "SELECT * FROM (VALUES ("
+        let filter: SQLQueryString = condition.map { ") AS v WHERE \($0)" } ?? ""
+        func integer(_ value: Int64?) -> SQLQueryString {
+            condition == nil ? "\(bind: value)" : "CAST(\(bind: value) AS BIGINT)"
+        }
+        return try await db.raw(
             """
-            \(prefix)INSERT INTO users (\(unsafeRaw: userColumns)) VALUES (\(bind: user.id), \(bind: user.connection),
+            \(prefix)INSERT INTO users (\(unsafeRaw: userColumns)) \(source)\(bind: user.id), \(bind: user.connection),
             \(bind: user.identifier), \(bind: user.email), \(bind: user.emailVerified.sqlValue), \(bind: user.phoneNumber),
             \(bind: user.phoneVerified.sqlValue), \(bind: user.name), \(bind: user.nickname), \(bind: user.picture),
             \(bind: user.blocked.sqlValue), \(bind: user.createdAt.sqlValue), \(bind: (login ?? user.updatedAt).sqlValue),
-            \(bind: (login ?? user.lastLogin)?.sqlValue), \(bind: login == nil ? user.loginsCount : 1),
-            \(bind: user.tokensValidAfter?.sqlValue), \(bind: try metadataText(user.userMetadata)),
+            \(integer((login ?? user.lastLogin)?.sqlValue)), \(bind: login == nil ? user.loginsCount : 1),
+            \(integer(user.tokensValidAfter?.sqlValue)), \(bind: try metadataText(user.userMetadata)),
             \(bind: try metadataText(user.appMetadata)), \(bind: user.givenName), \(bind: user.familyName),
-            \(bind: user.provider)) \(suffix)
+            \(bind: user.provider))\(filter) \(suffix)
             """
         ).first()
     }

@@ -21,9 +21,17 @@ struct DeviceKeyAttackTests {
             let assertion = device.assertion(h)
             #expect(try await h.deviceLogin(assertion).status == .ok)
             h.clock.advance(by: 5)
+            let user = try #require(try await h.sesame.storage.user(connection: "email", identifier: "ana@example.com"))
             let replay = try await h.deviceLogin(assertion)
             #expect(replay.status == .forbidden && replay.error?.error == "invalid_grant")
             #expect(Self.description(replay).contains("already been used"))
+            // The replay's claim and the login's record are one write: a refused replay counts
+            // no login and audits no success, only its refusal.
+            let after = try #require(try await h.sesame.storage.user(id: user.id))
+            #expect(after.loginsCount == user.loginsCount && after.lastLogin == user.lastLogin)
+            let events = try await h.sesame.storage.auditEvents(AuditQuery(userID: user.userID)).map(\.type)
+            #expect(events.first == AuditEventType.deviceKeyRefused.rawValue, "\(events)")
+            #expect(events.filter { $0 == AuditEventType.login.rawValue }.count == user.loginsCount, "\(events)")
         }
     }
 

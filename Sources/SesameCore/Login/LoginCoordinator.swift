@@ -14,17 +14,29 @@ struct LoginCoordinator: Sendable {
     /// - Throws: `user is blocked` for a blocked user.
     func recordLogin(_ candidate: User, method: LoginMethod, clientID: String, ip: String?) async throws -> User {
         let now = clock.now()
+        let audit = loginAudit(method: method, clientID: clientID, ip: ip, at: now)
+        return try await recorded(try await storage.recordLogin(candidate, at: now, audit: audit), audit: audit)
+    }
+
+    /// The events a login recorded at `now` is audited with, for each way it can turn out. They
+    /// are written with the login: one storage operation, one statement where the backend can
+    /// choose the outcome's events itself.
+    func loginAudit(method: LoginMethod, clientID: String, ip: String?, at now: Date) -> LoginAudit {
         let log = AuditLog(storage: storage, clock: clock, logger: logger)
-        // The events are written with the login: one storage operation, one statement where
-        // the backend can choose the outcome's events itself.
         var events: [LoginAudit.Outcome: [AuditEvent]] = [:]
         for outcome in LoginAudit.Outcome.allCases {
             events[outcome] = Self.events(of: outcome, method: method).map {
                 log.event($0.type, client: clientID, ip: ip, detail: $0.detail, at: now)
             }
         }
-        let audit = LoginAudit(events: events)
-        let user = try await storage.recordLogin(candidate, at: now, audit: audit)
+        return LoginAudit(events: events)
+    }
+
+    /// `user` as a login stored it with `audit`: publishes the events written and refuses a
+    /// blocked user.
+    /// - Throws: `user is blocked` for a blocked user.
+    func recorded(_ user: User, audit: LoginAudit) async throws -> User {
+        let log = AuditLog(storage: storage, clock: clock, logger: logger)
         for event in audit.events(for: user) { await log.published(event) }
         guard !user.blocked else { throw SesameError.userBlocked }
         return user

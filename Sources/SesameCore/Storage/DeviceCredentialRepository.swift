@@ -21,6 +21,13 @@ public protocol DeviceAssertionRepository: Sendable {
     /// Records an assertion id until `expiresAt`. True for exactly one of any number of
     /// concurrent callers while the id is unexpired; an expired record may be claimed again.
     func claimAssertionID(_ hash: [UInt8], expiresAt: Date, at now: Date) async throws -> Bool
+    /// Claims an assertion id as ``claimAssertionID(_:expiresAt:at:)`` does and, only if the
+    /// claim wins, records the login as ``UserRepository/recordLogin(_:at:audit:)`` does, all
+    /// in one transaction: nil, with nothing written, when the id is held. A device-key login's
+    /// replay gate and its record are then one write instead of two.
+    func recordLogin(
+        _ newUser: User, at now: Date, audit: LoginAudit, claimingAssertionID hash: [UInt8], expiresAt: Date
+    ) async throws -> User?
     /// Stores a server nonce (by HMAC) for `clientID`.
     func createDeviceNonce(hash: [UInt8], clientID: String, createdAt: Date, expiresAt: Date) async throws
     /// Consumes the live nonce of `clientID` with one of these hashes: true for exactly one caller.

@@ -47,18 +47,13 @@ extension DeviceKeyLogin {
     }
 
     /// The single-use gates, after every other check so a bad assertion burns nothing: the
-    /// `jti` (or, for a legacy JWT without one, the signed bytes) and, when the application
-    /// asks for it, the server nonce.
+    /// server nonce, when the application asks for it, consumed here; and the `jti` (or, for a
+    /// legacy JWT without one, the signed bytes), returned to be claimed with the login.
     func consume(_ jwt: DeviceJWT, credential: DeviceCredential, assertion: DeviceKeyAssertion, application: Application)
-        async throws
+        async throws -> ReplayClaim
     {
         let now = clock.now()
         let replayKey = try replayKey(jwt, credential: credential, assertion: assertion)
-        // Kept until the assertion can no longer pass the expiry check; a claim after that is refused anyway.
-        let until = Date(timeIntervalSince1970: Double((jwt.claims.exp ?? 0) + policy.clockSkew + 1))
-        guard try await storage.claimAssertionID(replayKey, expiresAt: until, at: now) else {
-            throw DeviceKeyRefusal(.replayed)
-        }
         if application.deviceKeyNonceRequired {
             guard let nonce = jwt.claims.nonce,
                 try await storage.consumeDeviceNonce(
@@ -66,6 +61,9 @@ extension DeviceKeyLogin {
             else { throw DeviceKeyRefusal(.nonce) }
         }
         await collectGarbage(now)
+        // Kept until the assertion can no longer pass the expiry check; a claim after that is refused anyway.
+        let until = Date(timeIntervalSince1970: Double((jwt.claims.exp ?? 0) + policy.clockSkew + 1))
+        return ReplayClaim(hash: replayKey, expiresAt: until)
     }
 
     /// The `jti` is not a secret (it travels in the token), so a plain SHA-256 is stored; it is
@@ -85,4 +83,10 @@ extension DeviceKeyLogin {
         guard random.bytes(1)[0] == 0 else { return }
         _ = try? await storage.deleteExpiredDeviceAssertions(before: now)
     }
+}
+
+/// An assertion's single-use id and how long it is kept.
+struct ReplayClaim: Sendable {
+    let hash: [UInt8]
+    let expiresAt: Date
 }

@@ -22,7 +22,8 @@ public struct DeviceKeyLogin: Sendable, LoginService {
         try request.application.requireGrant(GrantType.jwtBearer)
         let user: User
         do {
-            user = try await verify(assertion, application: request.application)
+            let (owner, claim) = try await verify(assertion, application: request.application)
+            user = try await record(owner, claim: claim, request: request, ip: ip)
         } catch let refusal as DeviceKeyRefusal {
             // Aggregated by reason: a flood of assertions naming unknown kids is one row a minute.
             let reason = "\(assertion.method): \(refusal.reason.rawValue)"
@@ -31,22 +32,34 @@ public struct DeviceKeyLogin: Sendable, LoginService {
                 detail: reason + (refusal.detail.map { " (\($0))" } ?? ""))
             throw refusal.error
         }
-        return try await coordinator.completeLogin(user, method: assertion.method, request: request, ip: ip)
+        return try await coordinator.issueTokens(for: user, request: request, authTime: clock.now())
     }
 
-    /// Every rule, in an order where nothing from the token is trusted before its signature is checked.
-    func verify(_ assertion: DeviceKeyAssertion, application: Application) async throws -> User {
+    /// Every rule, in an order where nothing from the token is trusted before its signature is
+    /// checked; the assertion's single-use id is left to claim with the login's record.
+    func verify(_ assertion: DeviceKeyAssertion, application: Application) async throws -> (User, ReplayClaim) {
         let (jwt, credential) = try await locate(assertion, application: application)
         do {
             let user = try await owner(of: credential, assertion: assertion)
             try checkSignature(jwt, credential: credential)
             try checkClaims(jwt.claims, credential: credential, assertion: assertion)
-            try await consume(jwt, credential: credential, assertion: assertion, application: application)
-            return user
+            return (user, try await consume(jwt, credential: credential, assertion: assertion, application: application))
         } catch var refusal as DeviceKeyRefusal {
             refusal.userID = refusal.userID ?? credential.userID
             throw refusal
         }
+    }
+
+    /// Records the login only if its assertion id is still unused, in one storage write: a
+    /// replay, even one racing the first use on another instance, is refused and records nothing.
+    private func record(_ user: User, claim: ReplayClaim, request: TokenGrantRequest, ip: String?) async throws -> User {
+        let now = clock.now()
+        let audit = coordinator.loginAudit(method: .deviceKey, clientID: request.application.clientID, ip: ip, at: now)
+        guard
+            let recorded = try await storage.recordLogin(
+                user, at: now, audit: audit, claimingAssertionID: claim.hash, expiresAt: claim.expiresAt)
+        else { throw DeviceKeyRefusal(.replayed, userID: user.userID) }
+        return try await coordinator.recorded(recorded, audit: audit)
     }
 
     /// Finds the device credential the assertion claims, and checks it belongs to the user the
