@@ -19,7 +19,12 @@ public import X509
 /// chains must reach one of ``trustAnchors``.
 public struct WebAuthnRelyingParty: Sendable {
     /// The RP ID whose SHA-256 must equal `rpIdHash` (a registrable domain, e.g. `example.org`).
-    public var rpID: String
+    public var rpID: String {
+        didSet { rpIDHash = Self.hash(rpID) }
+    }
+    /// SHA-256 of ``rpID``, which every authenticator data must begin with: computed when the
+    /// RP ID is set, not in each ceremony of a relying party that verifies many.
+    private(set) var rpIDHash: [UInt8]
     /// Exact `clientDataJSON.origin` values accepted, e.g. `https://example.org` or
     /// `android:apk-key-hash:<base64url SHA-256 of the signing certificate>`.
     public var allowedOrigins: [String]
@@ -51,6 +56,7 @@ public struct WebAuthnRelyingParty: Sendable {
     ///   - allowedOrigins: Exact origins accepted in client data.
     public init(rpID: String, allowedOrigins: [String]) {
         self.rpID = rpID
+        self.rpIDHash = Self.hash(rpID)
         self.allowedOrigins = allowedOrigins
         self.allowedTopOrigins = []
         self.allowCrossOrigin = false

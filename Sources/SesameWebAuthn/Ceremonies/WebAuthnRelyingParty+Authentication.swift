@@ -126,8 +126,11 @@ extension WebAuthnRelyingParty {
 
     /// §7.1 step 13 / §7.2 step 15.
     func checkRPIDHash(_ authData: AuthenticatorData) throws(WebAuthnError) {
-        let expected = Array(SHA256.hash(data: Array(rpID.utf8)))
-        guard ConstantTime.equal(authData.rpIDHash, expected) else { throw WebAuthnError.rpIDHashMismatch }
+        guard ConstantTime.equal(authData.rpIDHash, rpIDHash) else { throw WebAuthnError.rpIDHashMismatch }
+    }
+
+    static func hash(_ rpID: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array(rpID.utf8)))
     }
 
     /// L3 §7.1 step 16 / §7.2 step 19: BS without BE is invalid.

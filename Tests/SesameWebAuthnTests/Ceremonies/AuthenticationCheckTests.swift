@@ -48,6 +48,14 @@ struct AuthenticationCheckTests {
         #expect(throws: WebAuthnError.rpIDHashMismatch) { try verify { $0.rpIDForHash = "example.com" } }
     }
 
+    /// The RP ID's hash is kept with the relying party: one changed after creation must be
+    /// the one checked, or a party reconfigured for another domain would accept the old one's.
+    @Test("step 15: an RP ID changed after creation is the one checked") func rpIDChanged() throws {
+        let moved: (inout WebAuthnRelyingParty) -> Void = { $0.rpID = "example.com" }
+        #expect(throws: WebAuthnError.rpIDHashMismatch) { try verify({ _ in }, relyingParty: moved) }
+        _ = try verify({ $0.rpIDForHash = "example.com" }, relyingParty: moved)
+    }
+
     @Test("step 16: UP must be set") func userPresence() {
         #expect(throws: WebAuthnError.userPresenceRequired) { try verify { $0.flags = 0x04 } }
     }
