@@ -27,24 +27,42 @@ enum DPoPChecks {
             let counts = try await store.sweep(now: now, windowsBefore: now - 86400, outboxBefore: now - 86400)
             try await expect(counts.removed["dpop_proofs"] == 1, "the expired proof only: \(counts.removed)")
         },
-        ConformanceCheck("dpop: a refresh token's key round-trips and stays with its heir") { store, clock in
+        ConformanceCheck("dpop: a bound refresh token is spent only with its key, and its heir stays bound") {
+            store, clock in
             let now = clock.now()
             var token = Fixture.refreshToken(hash: 31, at: now)
             token.dpopThumbprint = "key-a"
             try await store.createRefreshToken(token)
             try await store.createRefreshToken(Fixture.refreshToken(family: "other", hash: 32, at: now))
-            let first: [[UInt8]] = [Array(repeating: 31, count: 32)]
-            try await expect(try await store.refreshTokenBinding(hashes: first, clientID: "client") == "key-a", "bound")
-            let unbound = try await store.refreshTokenBinding(hashes: [Array(repeating: 32, count: 32)], clientID: "client")
-            try await expect(unbound == .some(nil), "an unbound token exists without a key")
-            try await expect(try await store.refreshTokenBinding(hashes: first, clientID: "another") == nil, "per client")
-            _ = try await store.rotateRefreshToken(hashes: first, clientID: "client", at: now, reuseInterval: 0) {
-                var heir = Fixture.refreshToken(family: $0.familyID, hash: 33, at: now)
-                heir.dpopThumbprint = $0.dpopThumbprint
-                return heir
+            func rotate(_ hash: UInt8, _ key: RefreshKeyRequirement, client: String = "client", heir: UInt8 = 0)
+                async throws -> RefreshRotation
+            {
+                try await store.rotateRefreshToken(
+                    hashes: [Array(repeating: hash, count: 32)], clientID: client, at: now, reuseInterval: 0, key: key
+                ) {
+                    var next = Fixture.refreshToken(family: $0.familyID, hash: heir, at: now)
+                    next.dpopThumbprint = $0.dpopThumbprint
+                    return next
+                }
             }
-            let heir = try await store.refreshTokenBinding(hashes: [Array(repeating: 33, count: 32)], clientID: "client")
-            try await expect(heir == "key-a", "the heir is bound to the same key")
+            func rotated(_ rotation: RefreshRotation) -> Bool {
+                if case .rotated = rotation { return true }
+                return false
+            }
+            // Attack: a stolen DPoP-bound refresh token presented without its key, or with another.
+            try await expect(try await rotate(31, .presented(nil)) == .boundToAnotherKey, "no proof: refused")
+            try await expect(try await rotate(31, .presented("key-b")) == .boundToAnotherKey, "another key: refused")
+            try await expect(try await rotate(31, .presented("key-a"), client: "another") == .unknown, "per client")
+            try await expect(
+                rotated(try await rotate(31, .presented("key-a"), heir: 33)), "its own key rotates it, though refused before")
+            // Attack: the rotated token replayed without the key must not revoke the family.
+            try await expect(try await rotate(31, .presented(nil)) == .boundToAnotherKey, "a spent one too")
+            try await expect(try await rotate(33, .presented("key-b")) == .boundToAnotherKey, "the heir is bound to key-a")
+            try await expect(
+                rotated(try await rotate(33, .presented("key-a"), heir: 34)), "the family lives on for the key's holder")
+            try await expect(
+                rotated(try await rotate(32, .presented("key-z"), heir: 35)), "an unbound token rotates with any proof")
+            try await expect(rotated(try await rotate(34, .any, heir: 36)), "a requirement of any key rotates a bound token")
         },
         ConformanceCheck("dpop: an authorization code's key round-trips") { store, clock in
             var code = Fixture.authorizationCode(hash: 34, at: clock.now())

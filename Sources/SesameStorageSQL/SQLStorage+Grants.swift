@@ -71,16 +71,17 @@ extension SQLStorage: GrantRepository {
     }
 
     public func rotateRefreshToken(
-        hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval,
+        hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval, key: RefreshKeyRequirement,
         replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
     ) async throws -> RefreshRotation {
-        try await executor.transaction { db in
+        let allowed = Self.keyCondition(key)
+        return try await executor.transaction { db in
             for hash in hashes {
                 if let row = try await db.raw(
                     """
                     UPDATE refresh_tokens SET rotated_at = \(bind: at.sqlValue)
                     WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID) AND rotated_at IS NULL
-                    AND revoked_at IS NULL AND expires_at > \(bind: at.sqlValue) RETURNING *
+                    AND revoked_at IS NULL AND expires_at > \(bind: at.sqlValue)\(allowed) RETURNING *
                     """
                 ).first() {
                     let previous = try Self.refreshToken(from: row)
@@ -89,20 +90,48 @@ extension SQLStorage: GrantRepository {
                 }
             }
             if reuseInterval > 0,
-                let previous = try await Self.retry(hashes, clientID, at, reuseInterval, replacement, db)
+                let previous = try await Self.retry(hashes, clientID, at, reuseInterval, allowed, replacement, db)
             {
                 return .retried(previous: previous)
             }
-            guard let family = try await Self.spentFamily(hashes: hashes, clientID: clientID, db: db) else { return .unknown }
+            guard let family = try await Self.spentFamily(hashes: hashes, clientID: clientID, allowed, db: db) else {
+                // Only a refusal reads the binding again, to say why.
+                return try await Self.isBound(hashes, clientID, key, db) ? .boundToAnotherKey : .unknown
+            }
             try await Self.revokeFamily(family, at: at, db: db)
             return .reused(familyID: family)
         }
     }
 
+    /// The condition, appended to a statement's `WHERE`, that a token is one `key` lets a
+    /// rotation spend: unbound, or bound to the presented key.
+    private static func keyCondition(_ key: RefreshKeyRequirement) -> SQLQueryString {
+        switch key {
+        case .any: ""
+        case .presented(nil): " AND dpop_jkt IS NULL"
+        case .presented(let thumbprint?): " AND (dpop_jkt IS NULL OR dpop_jkt = \(bind: thumbprint))"
+        }
+    }
+
+    /// Whether a token with one of these hashes is bound to a key other than the one presented.
+    private static func isBound(
+        _ hashes: [[UInt8]], _ clientID: String, _ key: RefreshKeyRequirement, _ db: any SQLDatabase
+    ) async throws -> Bool {
+        guard case .presented(let thumbprint) = key else { return false }
+        let list = SQLList(hashes.map { SQLBind(Data($0)) })
+        let other: SQLQueryString = thumbprint.map { " AND dpop_jkt <> \(bind: $0)" } ?? ""
+        return try await db.raw(
+            """
+            SELECT 1 AS bound FROM refresh_tokens WHERE token_hash IN (\(list)) AND client_id = \(bind: clientID)
+            AND dpop_jkt IS NOT NULL\(other)
+            """
+        ).first() != nil
+    }
+
     /// The one retry of a rotation within the reuse interval: marks it (so a second retry is
     /// reuse) and returns the rotated token, provided its replacement is still unused.
     private static func retry(
-        _ hashes: [[UInt8]], _ clientID: String, _ at: Date, _ interval: TimeInterval,
+        _ hashes: [[UInt8]], _ clientID: String, _ at: Date, _ interval: TimeInterval, _ allowed: SQLQueryString,
         _ replacement: @Sendable (RefreshToken) -> RefreshToken, _ db: any SQLDatabase
     ) async throws -> RefreshToken? {
         let since = at.addingTimeInterval(-interval)
@@ -113,7 +142,7 @@ extension SQLStorage: GrantRepository {
                     UPDATE refresh_tokens SET retried_at = \(bind: at.sqlValue)
                     WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID) AND rotated_at IS NOT NULL
                     AND rotated_at >= \(bind: since.sqlValue) AND retried_at IS NULL AND revoked_at IS NULL
-                    AND expires_at > \(bind: at.sqlValue) RETURNING *
+                    AND expires_at > \(bind: at.sqlValue)\(allowed) RETURNING *
                     """
                 ).first()
             else { continue }
@@ -199,12 +228,14 @@ extension SQLStorage: GrantRepository {
     }
 
     /// The family of a token that was already rotated or revoked: presenting it is reuse.
-    private static func spentFamily(hashes: [[UInt8]], clientID: String, db: any SQLDatabase) async throws -> String? {
+    private static func spentFamily(
+        hashes: [[UInt8]], clientID: String, _ allowed: SQLQueryString, db: any SQLDatabase
+    ) async throws -> String? {
         for hash in hashes {
             if let row = try await db.raw(
                 """
                 SELECT family_id FROM refresh_tokens WHERE token_hash = \(bind: Data(hash)) AND client_id = \(bind: clientID)
-                AND (rotated_at IS NOT NULL OR revoked_at IS NOT NULL)
+                AND (rotated_at IS NOT NULL OR revoked_at IS NOT NULL)\(allowed)
                 """
             ).first() {
                 return try row.string("family_id")

@@ -179,7 +179,11 @@ struct DeploymentFixture {
         #expect(try await copy.consumeDeviceNonce(hashes: [[8, 0]], clientID: "client-1", at: later))
         #expect(try await copy.claimAssertionID([6, 0], expiresAt: later, at: later) == false)
         #expect(try await copy.claimDPoPProof([6, 1], expiresAt: later, at: later) == false)
-        #expect(try await copy.refreshTokenBinding(hashes: [rotated.tokenHash], clientID: "client-1") == "dpop-key-thumbprint")
+        // The token's DPoP binding came across: without its key it is refused, and nothing is spent.
+        let unproven = try await copy.rotateRefreshToken(
+            hashes: [rotated.tokenHash], clientID: "client-1", at: later, reuseInterval: 0, key: .presented(nil)
+        ) { $0 }
+        #expect(unproven == .boundToAnotherKey)
         #expect(try await copy.hit(key: "start:ip:127.0.0.1", windowStart: Self.now) == 2)
         try await expectRotation(copy, at: later)
     }

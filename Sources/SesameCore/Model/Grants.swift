@@ -108,4 +108,17 @@ public enum RefreshRotation: Sendable, Equatable {
     case reused(familyID: String)
     /// No live token has this hash.
     case unknown
+    /// The token is bound to a DPoP key other than the one presented: nothing was spent,
+    /// rotated or revoked.
+    case boundToAnotherKey
+}
+
+/// Which tokens a rotation may spend, by the DPoP key they are bound to.
+public enum RefreshKeyRequirement: Sendable, Equatable {
+    /// Any token: a confidential client's tokens are never bound (its credentials bind them).
+    case any
+    /// A token that is unbound or bound to this key; nil when the request proved no key. A
+    /// token bound to another key is answered ``RefreshRotation/boundToAnotherKey``, so a thief
+    /// without the key can neither spend it nor, by presenting a rotated one, revoke its family.
+    case presented(String?)
 }

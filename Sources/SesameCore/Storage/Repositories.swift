@@ -184,9 +184,11 @@ public protocol GrantRepository: Sendable {
     /// `replacement` builds from it (same family), atomically. A second presentation of a
     /// rotated or revoked token revokes the whole family, except once within `reuseInterval`
     /// seconds of the rotation while the replacement (found by the hash `replacement` gives)
-    /// is still unused: that is ``RefreshRotation/retried(previous:)``.
+    /// is still unused: that is ``RefreshRotation/retried(previous:)``. Only a token `key`
+    /// allows is considered: the DPoP binding is checked in the rotation's own statements
+    /// rather than by a read before it.
     func rotateRefreshToken(
-        hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval,
+        hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval, key: RefreshKeyRequirement,
         replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
     ) async throws -> RefreshRotation
     /// Whether the family has been revoked (logout, reuse, block); its access tokens then die too.
@@ -210,11 +212,21 @@ extension GrantRepository {
         try await consumeAuthorizationCode(hashes: hashes, at: at, familyID: nil)
     }
 
-    /// Rotation without a reuse interval: any second presentation revokes the family.
+    /// Rotation of any token, bound or not, without a reuse interval: any second presentation
+    /// revokes the family.
     public func rotateRefreshToken(
         hashes: [[UInt8]], clientID: String, at: Date, replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
     ) async throws -> RefreshRotation {
         try await rotateRefreshToken(hashes: hashes, clientID: clientID, at: at, reuseInterval: 0, replacement: replacement)
+    }
+
+    /// Rotation of any token, bound or not (``RefreshKeyRequirement/any``).
+    public func rotateRefreshToken(
+        hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval,
+        replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
+    ) async throws -> RefreshRotation {
+        try await rotateRefreshToken(
+            hashes: hashes, clientID: clientID, at: at, reuseInterval: reuseInterval, key: .any, replacement: replacement)
     }
 }
 

@@ -36,8 +36,6 @@ public struct TokenService: Sendable {
     ) async throws -> TokenResponse {
         try application.requireGrant(GrantType.refreshToken)
         guard let token else { throw SesameError.invalidRequest("Missing required parameter: refresh_token") }
-        // Before rotating: a thief without the key must not spend (and so revoke) the token.
-        try await checkRefreshBinding(token, application: application, proofKey: dpopThumbprint)
         let now = clock.now()
         // The replacement's secret is derived from the presented one under the server key, so
         // a retry of this rotation can answer with the same replacement without storing it.
@@ -48,7 +46,10 @@ public struct TokenService: Sendable {
         ).record
         let outcome = try await storage.rotateRefreshToken(
             hashes: hasher.candidates(token, purpose: .refreshToken), clientID: application.clientID, at: now,
-            reuseInterval: issuer.settings.refreshReuseInterval
+            reuseInterval: issuer.settings.refreshReuseInterval,
+            // A thief without the key must not spend (and so revoke) the token. A confidential
+            // client's tokens are never bound (its credentials bind them).
+            key: application.isConfidential ? .any : .presented(dpopThumbprint)
         ) { previous in
             var next = template
             next.tokenHash = hash
@@ -61,6 +62,9 @@ public struct TokenService: Sendable {
         switch outcome {
         case .unknown:
             throw SesameError.invalidGrant("Unknown or invalid refresh token.")
+        case .boundToAnotherKey:
+            throw SesameError.invalidGrant(
+                "Unknown or invalid refresh token.", logDetail: "refresh token bound to another DPoP key")
         case .reused(let family):
             await coordinator.audit(.refreshTokenReuse, client: application.clientID, detail: "family \(family) revoked")
             throw SesameError.invalidGrant("Unknown or invalid refresh token.", logDetail: "reuse of a rotated token")

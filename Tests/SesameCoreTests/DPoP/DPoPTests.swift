@@ -79,6 +79,16 @@ import Testing
                     renewed.refreshToken, application: world.application, scope: nil)
             }
             #expect(heir.code == .invalidGrant)
+            // Attack: the rotated token replayed without the key. Reuse would revoke the family;
+            // a thief without the key must not be able to end the owner's session that way.
+            let replay = try await refusal {
+                _ = try await world.sesame.tokens.refresh(refreshToken, application: world.application, scope: nil)
+            }
+            #expect(replay.code == .invalidGrant)
+            let next = try await world.sesame.tokens.refresh(
+                renewed.refreshToken, application: world.application, scope: nil,
+                dpopThumbprint: try await Self.provenKey(world, key))
+            #expect(next.tokenType == "DPoP")
         }
     }
 

@@ -79,17 +79,4 @@ extension TokenService {
         guard proofs.count <= 1 else { throw SesameError.invalidDPoPProof("Send at most one DPoP header.") }
         return proofs.first
     }
-
-    /// Refuses a refresh without a proof by the key its token is bound to.
-    func checkRefreshBinding(_ token: String, application: Application, proofKey: String?) async throws {
-        // A confidential client's tokens are never bound (its credentials bind them): no read.
-        guard !application.isConfidential else { return }
-        let hashes = hasher.candidates(token, purpose: .refreshToken)
-        guard
-            case .some(.some(let bound)) = try await storage.refreshTokenBinding(hashes: hashes, clientID: application.clientID),
-            bound != proofKey
-        else { return }
-        throw SesameError.invalidGrant(
-            "Unknown or invalid refresh token.", logDetail: "refresh token bound to another DPoP key")
-    }
 }
