@@ -10,6 +10,8 @@ public actor BiometricGate {
     private let now: @Sendable () -> Date
     private var prompt: Task<Void, any Error>?
     private var confirmedAt: Date?
+    /// Callers waiting on the prompt another caller started (tests wait for theirs to arrive).
+    private(set) var joinedPrompt = 0
 
     /// A gate asking through `authenticator`; `now` is the clock the reuse window reads.
     public init(
@@ -24,7 +26,11 @@ public actor BiometricGate {
     /// - Throws: ``SesameClientError`` with ``SesameClientError/biometricFailure``.
     public func authorize() async throws {
         if isWithinReuseWindow { return }
-        if let prompt { return try await prompt.value }
+        if let prompt {
+            joinedPrompt += 1
+            defer { joinedPrompt -= 1 }
+            return try await prompt.value
+        }
         if let failure = authenticator.unavailability(of: policy.evaluation) { throw SesameClientError.biometric(failure) }
         let (authenticator, policy) = (self.authenticator, self.policy)
         let task = Task {

@@ -1,6 +1,7 @@
 import Foundation
-import SesameClientCore
 import Testing
+
+@testable import SesameClientCore
 
 /// A biometric prompt that answers as the test says, counting how often it was shown.
 final class FakeBiometrics: BiometricAuthenticator {
@@ -50,9 +51,16 @@ struct BiometricGateTests {
     func onePromptForConcurrentCallers() async throws {
         let biometrics = FakeBiometrics()
         let (manager, _) = try await Self.manager(biometrics)
+        let gate = BiometricGate(policy: Self.policy, authenticator: biometrics)
+        await manager.enableBiometrics(gate)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 1...10 { group.addTask { _ = try await manager.credentials() } }
-            while biometrics.prompts.current == 0 { await Task.yield() }
+            // The prompt stays up until all ten have asked: one shows it, nine join it. (A
+            // caller that asked after it closed would rightly be asked again.)
+            // Bounded: a gate that did not share its prompt would never count nine, and the
+            // expectation below then fails instead of the test hanging.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while await gate.joinedPrompt < 9, ContinuousClock.now < deadline { await Task.yield() }
             await biometrics.gate.open()
             try await group.waitForAll()
         }
