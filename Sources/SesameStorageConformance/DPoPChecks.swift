@@ -45,24 +45,20 @@ enum DPoPChecks {
                     return next
                 }
             }
-            func rotated(_ rotation: RefreshRotation) -> Bool {
-                if case .rotated = rotation { return true }
-                return false
-            }
             // Attack: a stolen DPoP-bound refresh token presented without its key, or with another.
             try await expect(try await rotate(31, .presented(nil)) == .boundToAnotherKey, "no proof: refused")
             try await expect(try await rotate(31, .presented("key-b")) == .boundToAnotherKey, "another key: refused")
             try await expect(try await rotate(31, .presented("key-a"), client: "another") == .unknown, "per client")
             try await expect(
-                rotated(try await rotate(31, .presented("key-a"), heir: 33)), "its own key rotates it, though refused before")
+                try await rotate(31, .presented("key-a"), heir: 33).wasRotated, "its own key rotates it, though refused before")
             // Attack: the rotated token replayed without the key must not revoke the family.
             try await expect(try await rotate(31, .presented(nil)) == .boundToAnotherKey, "a spent one too")
             try await expect(try await rotate(33, .presented("key-b")) == .boundToAnotherKey, "the heir is bound to key-a")
             try await expect(
-                rotated(try await rotate(33, .presented("key-a"), heir: 34)), "the family lives on for the key's holder")
+                try await rotate(33, .presented("key-a"), heir: 34).wasRotated, "the family lives on for the key's holder")
             try await expect(
-                rotated(try await rotate(32, .presented("key-z"), heir: 35)), "an unbound token rotates with any proof")
-            try await expect(rotated(try await rotate(34, .any, heir: 36)), "a requirement of any key rotates a bound token")
+                try await rotate(32, .presented("key-z"), heir: 35).wasRotated, "an unbound token rotates with any proof")
+            try await expect(try await rotate(34, .any, heir: 36).wasRotated, "a requirement of any key rotates a bound token")
         },
         ConformanceCheck("dpop: an authorization code's key round-trips") { store, clock in
             var code = Fixture.authorizationCode(hash: 34, at: clock.now())

@@ -49,3 +49,11 @@ func concurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable () asyn
         return results
     }
 }
+
+extension RefreshRotation {
+    /// Whether the presented token was rotated into a new one.
+    var wasRotated: Bool {
+        if case .rotated = self { return true }
+        return false
+    }
+}

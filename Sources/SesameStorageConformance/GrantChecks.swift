@@ -49,7 +49,7 @@ enum GrantChecks {
                     return token
                 }
             }
-            try await expect(results.filter { if case .rotated = $0 { true } else { false } }.count == 1, "one rotation wins")
+            try await expect(results.filter(\.wasRotated).count == 1, "one rotation wins")
         },
         ConformanceCheck("refresh tokens: other client, expiry, revocation") { store, clock in
             let now = clock.now()

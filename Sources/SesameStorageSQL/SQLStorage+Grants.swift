@@ -74,7 +74,8 @@ extension SQLStorage: GrantRepository {
         hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval, key: RefreshKeyRequirement,
         replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
     ) async throws -> RefreshRotation {
-        let allowed = Self.keyCondition(key)
+        let spendable = Self.spendable(key)
+        let allowed: SQLQueryString = spendable.map { " AND \($0)" } ?? ""
         return try await executor.transaction { db in
             for hash in hashes {
                 if let row = try await db.raw(
@@ -96,34 +97,34 @@ extension SQLStorage: GrantRepository {
             }
             guard let family = try await Self.spentFamily(hashes: hashes, clientID: clientID, allowed, db: db) else {
                 // Only a refusal reads the binding again, to say why.
-                return try await Self.isBound(hashes, clientID, key, db) ? .boundToAnotherKey : .unknown
+                return try await Self.isHeldBack(hashes, clientID, by: spendable, db) ? .boundToAnotherKey : .unknown
             }
             try await Self.revokeFamily(family, at: at, db: db)
             return .reused(familyID: family)
         }
     }
 
-    /// The condition, appended to a statement's `WHERE`, that a token is one `key` lets a
-    /// rotation spend: unbound, or bound to the presented key.
-    private static func keyCondition(_ key: RefreshKeyRequirement) -> SQLQueryString {
+    /// The condition that a token is one `key` lets a rotation spend (unbound, or bound to the
+    /// presented key); nil when any token is.
+    private static func spendable(_ key: RefreshKeyRequirement) -> SQLQueryString? {
         switch key {
-        case .any: ""
-        case .presented(nil): " AND dpop_jkt IS NULL"
-        case .presented(let thumbprint?): " AND (dpop_jkt IS NULL OR dpop_jkt = \(bind: thumbprint))"
+        case .any: nil
+        case .presented(nil): "dpop_jkt IS NULL"
+        case .presented(let thumbprint?): "(dpop_jkt IS NULL OR dpop_jkt = \(bind: thumbprint))"
         }
     }
 
-    /// Whether a token with one of these hashes is bound to a key other than the one presented.
-    private static func isBound(
-        _ hashes: [[UInt8]], _ clientID: String, _ key: RefreshKeyRequirement, _ db: any SQLDatabase
+    /// Whether a token with one of these hashes exists but fails `spendable`: one bound to a
+    /// key other than the one presented.
+    private static func isHeldBack(
+        _ hashes: [[UInt8]], _ clientID: String, by spendable: SQLQueryString?, _ db: any SQLDatabase
     ) async throws -> Bool {
-        guard case .presented(let thumbprint) = key else { return false }
+        guard let spendable else { return false }
         let list = SQLList(hashes.map { SQLBind(Data($0)) })
-        let other: SQLQueryString = thumbprint.map { " AND dpop_jkt <> \(bind: $0)" } ?? ""
         return try await db.raw(
             """
-            SELECT 1 AS bound FROM refresh_tokens WHERE token_hash IN (\(list)) AND client_id = \(bind: clientID)
-            AND dpop_jkt IS NOT NULL\(other)
+            SELECT 1 AS held FROM refresh_tokens WHERE token_hash IN (\(list)) AND client_id = \(bind: clientID)
+            AND NOT \(spendable)
             """
         ).first() != nil
     }
