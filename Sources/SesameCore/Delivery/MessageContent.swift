@@ -93,23 +93,17 @@ extension MessageContent {
         func string(_ key: String) -> String? {
             if case .string(let value)? = members[key] { value } else { nil }
         }
-        /// `.some(nil)` when absent or null, as `JSONDecoder` reads an optional; nil when not a string.
-        func optional(_ key: String) -> String?? {
-            switch members[key] {
-            case .string(let value)?: .some(value)
-            case nil, .null?: .some(nil)
-            default: nil
-            }
-        }
         guard let channel = string("channel").flatMap(OutgoingMessage.Channel.init(rawValue:)),
             let kind = string("kind").flatMap(Kind.init(rawValue:)),
             let recipient = string("recipient"), let clientID = string("clientID"),
             let applicationName = string("applicationName"), let connection = string("connection"),
             case .number(let minutes)? = members["lifetimeMinutes"], minutes.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let lifetimeMinutes = Int(minutes),
-            let code = optional("code"), let link = optional("link"), let logo = optional("applicationLogoURL"),
-            let color = optional("applicationBrandColor"), let requestLanguage = optional("requestLanguage"),
-            let acceptLanguage = optional("acceptLanguage")
+            let code = members.optionalString("code"), let link = members.optionalString("link"),
+            let logo = members.optionalString("applicationLogoURL"),
+            let color = members.optionalString("applicationBrandColor"),
+            let requestLanguage = members.optionalString("requestLanguage"),
+            let acceptLanguage = members.optionalString("acceptLanguage")
         else { return nil }
         self.init(
             channel: channel, recipient: recipient, kind: kind, code: code, link: link, clientID: clientID,

@@ -1,4 +1,5 @@
 import Foundation
+import SesameAPI
 
 /// Entry points for the `sesame-fuzz` harness (docs/fuzzing.md), not API.
 ///
@@ -10,6 +11,13 @@ import Foundation
     public static func deviceJWT(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? DeviceJWT.parse(text)
+        // The claims' fast reader must agree with `JSONDecoder` on every input: a difference
+        // is a claim trusted as something other than what was signed.
+        let fast = JSONObjectReader.members(bytes).flatMap(DeviceJWTClaims.init)
+        if let fast {
+            let decoded = try? JSONDecoder().decode(DeviceJWTClaims.self, from: Data(bytes))
+            precondition(decoded.map { "\($0)" } == "\(fast)", "device JWT claims read unlike JSONDecoder")
+        }
         _ = try? DevicePublicKey.parse(text: text, policy: policy)
         if let jwk = try? JSONDecoder().decode([String: String].self, from: Data(bytes)) {
             _ = try? DevicePublicKey.parse(jwk: jwk, policy: policy)

@@ -7,6 +7,17 @@ struct DeviceJWT: Sendable {
     struct Header: Decodable, Sendable {
         var alg: String?
         var kid: String?
+
+        /// The header in `bytes`, nil when it is not one.
+        static func decode(_ bytes: [UInt8]) -> Header? {
+            // A flat object through the fast reader; anything else as `JSONDecoder` reads it.
+            if let members = JSONObjectReader.members(bytes), let alg = members.optionalString("alg"),
+                let kid = members.optionalString("kid")
+            {
+                return Header(alg: alg, kid: kid)
+            }
+            return try? JSONDecoder().decode(Header.self, from: Data(bytes))
+        }
     }
 
     let header: Header
@@ -32,8 +43,7 @@ struct DeviceJWT: Sendable {
             .map { String(Substring($0)) }
         guard let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
             let signature = Base64URL.decode(parts[2]),
-            let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes)),
-            let claims = try? JSONDecoder().decode(DeviceJWTClaims.self, from: Data(payloadBytes))
+            let header = Header.decode(headerBytes), let claims = DeviceJWTClaims.decode(payloadBytes)
         else { throw DeviceKeyRefusal(.malformed) }
         return DeviceJWT(
             header: header, claims: claims, signingInput: Array(utf8[..<second]),
@@ -53,6 +63,43 @@ struct DeviceJWTClaims: Decodable, Sendable {
     var nonce: String?
 
     enum CodingKeys: String, CodingKey { case iss, sub, aud, iat, exp, jti, nonce }
+
+    /// The claims in `bytes`, nil when they are not a JSON object of these claims.
+    ///
+    /// A flat object (an `aud` that is one string) is read by ``JSONObjectReader``: with
+    /// `JSONDecoder`, decoding the claims and the header was about 1 % of a device-key login
+    /// (docs/performance.md). Anything else, an `aud` array or a member of another type, goes
+    /// to `JSONDecoder`, which accepts or refuses it as it always did.
+    static func decode(_ bytes: [UInt8]) -> DeviceJWTClaims? {
+        if let members = JSONObjectReader.members(bytes), let claims = DeviceJWTClaims(members) { return claims }
+        return try? JSONDecoder().decode(DeviceJWTClaims.self, from: Data(bytes))
+    }
+
+    /// Nil when a member is of a type `JSONDecoder` would refuse or read otherwise.
+    init?(_ members: [String: JSONObjectReader.Value]) {
+        guard let iss = members.optionalString("iss"), let sub = members.optionalString("sub"),
+            let aud = members.optionalString("aud"), let jti = members.optionalString("jti"),
+            let nonce = members.optionalString("nonce"), let iat = Self.numericDate(members["iat"]),
+            let exp = Self.numericDate(members["exp"])
+        else { return nil }
+        (self.iss, self.sub, self.aud, self.jti, self.nonce) = (iss, sub, aud.map { [$0] } ?? [], jti, nonce)
+        (self.iat, self.exp) = (iat, exp)
+    }
+
+    /// `.some(nil)` when absent or null; an integer of up to 15 digits as itself; nil for
+    /// anything else, which `JSONDecoder` then reads: its rules for fractions and exponents
+    /// (it refuses `0e5` and an underflow that `Double(_:)` reads as 0) are its own.
+    private static func numericDate(_ value: JSONObjectReader.Value?) -> Int64?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case .number(let text)?:
+            let digits = text.utf8.drop { $0 == UInt8(ascii: "-") }
+            guard (1...15).contains(digits.count), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int64(text)
+            else { return nil }
+            return .some(number)
+        default: return nil
+        }
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
