@@ -19,6 +19,18 @@ enum DeviceKeyChecks {
             try await expect(try await store.deviceCredential(id: "dcr_1") == nil, "deleted")
             try await expectStorageError(.notFound()) { try await store.deleteDeviceCredential(id: "dcr_1") }
         },
+        ConformanceCheck("device credentials: a credential read with the user it names, in one read") { store, clock in
+            let owner = Fixture.user(id: "u_owner", at: clock.now())
+            try await store.createUser(owner)
+            let credential = Fixture.deviceCredential(id: "dcr_1", user: owner.userID, at: clock.now())
+            try await store.saveDeviceCredential(credential)
+            let read = try await store.deviceCredential(id: "dcr_1", withUser: "u_owner")
+            try await expect(read?.0 == credential, "the credential, every field")
+            try await expect(read?.1 == owner, "and its user, every field")
+            let unknownUser = try await store.deviceCredential(id: "dcr_1", withUser: "u_nobody")
+            try await expect(unknownUser?.0 == credential && unknownUser?.1 == nil, "no user when none has the id")
+            try await expect(try await store.deviceCredential(id: "dcr_none", withUser: "u_owner") == nil, "no credential")
+        },
         ConformanceCheck("device credentials: re-registering a device replaces its key") { store, clock in
             try await store.saveDeviceCredential(Fixture.deviceCredential(id: "dcr_old", at: clock.now()))
             try await store.saveDeviceCredential(Fixture.deviceCredential(id: "dcr_other_app", client: "other", at: clock.now()))

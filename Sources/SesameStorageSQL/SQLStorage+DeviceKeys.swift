@@ -29,6 +29,24 @@ extension SQLStorage: DeviceCredentialRepository {
         }
     }
 
+    public func deviceCredential(id: String, withUser userID: String) async throws -> (DeviceCredential, User?)? {
+        let row = try await executor.read { db in
+            try await db.raw(
+                """
+                SELECT c.*, \(unsafeRaw: Self.ownerColumns) FROM device_credentials c
+                LEFT JOIN users u ON u.id = \(bind: userID) WHERE c.id = \(bind: id)
+                """
+            ).first()
+        }
+        return try row.map { row in
+            let owner = try row.decodeNil(column: "owner_id") ? nil : Self.user(from: row, prefix: "owner_")
+            return (try Self.deviceCredential(from: row), owner)
+        }
+    }
+
+    /// A user's columns beside a credential's, named apart from the credential's own `user_id`.
+    private static let ownerColumns = userColumns(of: "u", prefix: "owner_")
+
     public func deviceCredentials(userID: String?, clientID: String?) async throws -> [DeviceCredential] {
         try await executor.read { db in
             var query = db.select().column("*").from("device_credentials")

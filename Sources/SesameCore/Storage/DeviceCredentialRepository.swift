@@ -7,6 +7,11 @@ public protocol DeviceCredentialRepository: Sendable {
     func saveDeviceCredential(_ credential: DeviceCredential) async throws
     /// The credential with this id, or nil.
     func deviceCredential(id: String) async throws -> DeviceCredential?
+    /// The credential with this id and the user whose id (without its connection) is `userID`,
+    /// nil when there is no such user, in one read; nil when there is no such credential.
+    /// Device-key login names the owner its assertion claims and then checks the credential is
+    /// that owner's, so a login reads its key and its user at once.
+    func deviceCredential(id: String, withUser userID: String) async throws -> (DeviceCredential, User?)?
     /// Credentials filtered by owner and application (nil matches any), oldest first.
     func deviceCredentials(userID: String?, clientID: String?) async throws -> [DeviceCredential]
     /// Deletes a credential; throws `.notFound`.

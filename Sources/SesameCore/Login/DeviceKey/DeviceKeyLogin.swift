@@ -38,9 +38,9 @@ public struct DeviceKeyLogin: Sendable, LoginService {
     /// Every rule, in an order where nothing from the token is trusted before its signature is
     /// checked; the assertion's single-use id is left to claim with the login's record.
     func verify(_ assertion: DeviceKeyAssertion, application: Application) async throws -> (User, ReplayClaim) {
-        let (jwt, credential) = try await locate(assertion, application: application)
+        let (jwt, credential, stored) = try await locate(assertion, application: application)
         do {
-            let user = try await owner(of: credential, assertion: assertion)
+            let user = try await owner(stored, of: credential, assertion: assertion)
             try checkSignature(jwt, credential: credential)
             try checkClaims(jwt.claims, credential: credential, assertion: assertion)
             return (user, try await consume(jwt, credential: credential, assertion: assertion, application: application))
@@ -63,21 +63,27 @@ public struct DeviceKeyLogin: Sendable, LoginService {
     }
 
     /// Finds the device credential the assertion claims, and checks it belongs to the user the
-    /// assertion names and to this application.
-    func locate(_ assertion: DeviceKeyAssertion, application: Application) async throws -> (DeviceJWT, DeviceCredential) {
+    /// assertion names and to this application. Returns the credential's stored owner too (nil
+    /// when the user no longer exists), read with the credential where the assertion names both.
+    func locate(_ assertion: DeviceKeyAssertion, application: Application) async throws
+        -> (DeviceJWT, DeviceCredential, User?)
+    {
         switch assertion {
         case .bearer(let token):
             guard let token else { throw SesameError.invalidRequest("Missing required parameter: assertion") }
             let jwt = try DeviceJWT.parse(token)
             guard let kid = jwt.header.kid else { throw DeviceKeyRefusal(.missingKID) }
-            guard let credential = try await storage.deviceCredential(id: kid) else {
+            // The user `sub` names is read beside the key, and is its owner only once the key is
+            // found to be that user's (a `sub` that names no user reads no user).
+            let claimed = jwt.claims.sub.flatMap(User.parse(userID:))?.id ?? ""
+            guard let (credential, owner) = try await storage.deviceCredential(id: kid, withUser: claimed) else {
                 throw DeviceKeyRefusal(.unknownDevice, userID: jwt.claims.sub, detail: "kid \(kid)")
             }
             // Attack: a key registered by user A presented with sub = user B.
             guard jwt.claims.sub == credential.userID else {
                 throw DeviceKeyRefusal(.wrongUser, userID: jwt.claims.sub, detail: "key of \(credential.userID)")
             }
-            return (jwt, try checkApplication(credential, application))
+            return (jwt, try checkApplication(credential, application), owner)
         case .legacy(let token, let device, _):
             guard let token else { throw SesameError.invalidRequest("missing id_token parameter") }
             guard let device else { throw SesameError.invalidRequest("missing device parameter") }
@@ -89,7 +95,8 @@ public struct DeviceKeyLogin: Sendable, LoginService {
                     ?? candidates.first(where: { $0.deviceName == device })
             else { throw DeviceKeyRefusal(.unknownDevice, userID: userID, detail: "device \(device)") }
             if let kid = jwt.header.kid, kid != credential.id { throw DeviceKeyRefusal(.unknownDevice, userID: userID) }
-            return (jwt, credential)
+            guard let (_, ownerID) = User.parse(userID: credential.userID) else { return (jwt, credential, nil) }
+            return (jwt, credential, try await storage.user(id: ownerID))
         }
     }
 
@@ -101,11 +108,12 @@ public struct DeviceKeyLogin: Sendable, LoginService {
         return credential
     }
 
-    /// The live owner of the credential; a deleted or blocked user is refused at once.
-    private func owner(of credential: DeviceCredential, assertion: DeviceKeyAssertion) async throws -> User {
-        guard let (_, id) = User.parse(userID: credential.userID), let user = try await storage.user(id: id) else {
-            throw DeviceKeyRefusal(.unknownDevice, detail: "owner no longer exists")
-        }
+    /// The live owner of the credential (`stored`, as ``locate(_:application:)`` read it); a
+    /// deleted or blocked user is refused at once.
+    private func owner(_ stored: User?, of credential: DeviceCredential, assertion: DeviceKeyAssertion) async throws
+        -> User
+    {
+        guard let user = stored else { throw DeviceKeyRefusal(.unknownDevice, detail: "owner no longer exists") }
         guard !user.blocked else {
             await coordinator.audit(
                 .loginRefused, user: user.userID, client: credential.clientID,
