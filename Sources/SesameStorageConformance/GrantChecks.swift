@@ -37,6 +37,30 @@ enum GrantChecks {
             }
             try await expect(heir == .reused(familyID: "family"), "the whole family is revoked after reuse")
         },
+        ConformanceCheck("refresh tokens: a rotation reads the token's user in its own transaction") { store, clock in
+            let now = clock.now()
+            let user = Fixture.user(id: "abc", at: now)
+            try await store.createUser(user)
+            try await store.createRefreshToken(Fixture.refreshToken(hash: 1, at: now))
+            func rotate(_ hash: UInt8, heir: UInt8) async throws -> (RefreshRotation, User?) {
+                try await store.rotateRefreshTokenReadingUser(
+                    hashes: [Array(repeating: hash, count: 32)], clientID: "client", at: now, reuseInterval: 10, key: .any
+                ) { Fixture.refreshToken(family: $0.familyID, hash: heir, at: now) }
+            }
+            let (rotated, owner) = try await rotate(1, heir: 2)
+            try await expect(rotated.wasRotated && owner == user, "a rotation returns the token's user, every field")
+            let (retried, retryOwner) = try await rotate(1, heir: 2)
+            try await expect(retried != rotated && retryOwner == user, "so does the retry: \(retried)")
+            let (reused, reuseOwner) = try await rotate(1, heir: 3)
+            try await expect(reused == .reused(familyID: "family") && reuseOwner == nil, "reuse reads no user")
+            let (unknown, unknownOwner) = try await rotate(9, heir: 4)
+            try await expect(unknown == .unknown && unknownOwner == nil, "nor does an unknown token")
+            var orphan = Fixture.refreshToken(family: "orphans", hash: 5, at: now)
+            orphan.userID = "email|gone"
+            try await store.createRefreshToken(orphan)
+            let (spent, noOwner) = try await rotate(5, heir: 6)
+            try await expect(spent.wasRotated && noOwner == nil, "a token whose user is gone rotates, with no user")
+        },
         ConformanceCheck("refresh tokens: 50 concurrent rotations, exactly 1 success") { store, clock in
             let now = clock.now()
             try await store.createRefreshToken(Fixture.refreshToken(hash: 1, at: now))

@@ -70,10 +70,10 @@ extension SQLStorage: GrantRepository {
         try await executor.write { db in try await Self.insert(token, into: db) }
     }
 
-    public func rotateRefreshToken(
+    public func rotateRefreshTokenReadingUser(
         hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval, key: RefreshKeyRequirement,
         replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
-    ) async throws -> RefreshRotation {
+    ) async throws -> (RefreshRotation, User?) {
         let spendable = Self.spendable(key)
         let allowed: SQLQueryString = spendable.map { " AND \($0)" } ?? ""
         return try await executor.transaction { db in
@@ -87,21 +87,28 @@ extension SQLStorage: GrantRepository {
                 ).first() {
                     let previous = try Self.refreshToken(from: row)
                     try await Self.insert(replacement(previous), into: db)
-                    return .rotated(previous: previous)
+                    return (.rotated(previous: previous), try await Self.user(named: previous.userID, db))
                 }
             }
             if reuseInterval > 0,
                 let previous = try await Self.retry(hashes, clientID, at, reuseInterval, allowed, replacement, db)
             {
-                return .retried(previous: previous)
+                return (.retried(previous: previous), try await Self.user(named: previous.userID, db))
             }
             guard let family = try await Self.spentFamily(hashes: hashes, clientID: clientID, allowed, db: db) else {
                 // Only a refusal reads the binding again, to say why.
-                return try await Self.isHeldBack(hashes, clientID, by: spendable, db) ? .boundToAnotherKey : .unknown
+                return (try await Self.isHeldBack(hashes, clientID, by: spendable, db) ? .boundToAnotherKey : .unknown, nil)
             }
             try await Self.revokeFamily(family, at: at, db: db)
-            return .reused(familyID: family)
+            return (.reused(familyID: family), nil)
         }
+    }
+
+    /// The stored user a token's `user_id` (`connection|id`) names, or nil.
+    private static func user(named userID: String, _ db: any SQLDatabase) async throws -> User? {
+        guard let (_, id) = User.parse(userID: userID) else { return nil }
+        return try await db.raw("SELECT \(unsafeRaw: userColumns) FROM users WHERE id = \(bind: id)").first()
+            .map(Self.user(from:))
     }
 
     /// The condition that a token is one `key` lets a rotation spend (unbound, or bound to the

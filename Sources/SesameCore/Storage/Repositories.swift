@@ -187,10 +187,14 @@ public protocol GrantRepository: Sendable {
     /// is still unused: that is ``RefreshRotation/retried(previous:)``. Only a token `key`
     /// allows is considered: the DPoP binding is checked in the rotation's own statements
     /// rather than by a read before it.
-    func rotateRefreshToken(
+    ///
+    /// The token's stored user is read in the same transaction when the rotation spent or
+    /// retried it (nil when the user no longer exists, or for any other outcome): the grant's new
+    /// id_token needs it, and the rotation is a transaction already.
+    func rotateRefreshTokenReadingUser(
         hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval, key: RefreshKeyRequirement,
         replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
-    ) async throws -> RefreshRotation
+    ) async throws -> (RefreshRotation, User?)
     /// Whether the family has been revoked (logout, reuse, block); its access tokens then die too.
     func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool
     /// Revokes the family of the token with one of these hashes; true if one was found.
@@ -218,6 +222,17 @@ extension GrantRepository {
         hashes: [[UInt8]], clientID: String, at: Date, replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
     ) async throws -> RefreshRotation {
         try await rotateRefreshToken(hashes: hashes, clientID: clientID, at: at, reuseInterval: 0, replacement: replacement)
+    }
+
+    /// ``rotateRefreshTokenReadingUser(hashes:clientID:at:reuseInterval:key:replacement:)``
+    /// without the user.
+    public func rotateRefreshToken(
+        hashes: [[UInt8]], clientID: String, at: Date, reuseInterval: TimeInterval, key: RefreshKeyRequirement,
+        replacement: @escaping @Sendable (RefreshToken) -> RefreshToken
+    ) async throws -> RefreshRotation {
+        try await rotateRefreshTokenReadingUser(
+            hashes: hashes, clientID: clientID, at: at, reuseInterval: reuseInterval, key: key, replacement: replacement
+        ).0
     }
 
     /// Rotation of any token, bound or not (``RefreshKeyRequirement/any``).

@@ -44,7 +44,7 @@ public struct TokenService: Sendable {
         let template = issuer.newRefreshToken(
             for: "", TokenGrantRequest(application: application, scope: Scope(nil)), familyID: "", now: now
         ).record
-        let outcome = try await storage.rotateRefreshToken(
+        let (outcome, owner) = try await storage.rotateRefreshTokenReadingUser(
             hashes: hasher.candidates(token, purpose: .refreshToken), clientID: application.clientID, at: now,
             reuseInterval: issuer.settings.refreshReuseInterval,
             // A thief without the key must not spend (and so revoke) the token. A confidential
@@ -73,18 +73,19 @@ public struct TokenService: Sendable {
                 .refreshTokenRetry, user: previous.userID, client: application.clientID,
                 detail: "family \(previous.familyID): rotation retried within the reuse interval")
             return try await reissue(
-                previous, application: application, scope: scope, audience: audience, refreshToken: secret, now: now,
-                key: dpopThumbprint)
+                previous, owner: owner, application: application, scope: scope, audience: audience,
+                refreshToken: secret, now: now, key: dpopThumbprint)
         case .rotated(let previous):
             return try await reissue(
-                previous, application: application, scope: scope, audience: audience, refreshToken: secret, now: now,
-                key: dpopThumbprint)
+                previous, owner: owner, application: application, scope: scope, audience: audience,
+                refreshToken: secret, now: now, key: dpopThumbprint)
         }
     }
 
+    /// The new tokens of a rotation that spent `previous`, for its user `owner` as the rotation read it.
     private func reissue(
-        _ previous: RefreshToken, application: Application, scope: String?, audience: String?, refreshToken: String,
-        now: Date, key: String?
+        _ previous: RefreshToken, owner: User?, application: Application, scope: String?, audience: String?,
+        refreshToken: String, now: Date, key: String?
     ) async throws -> TokenResponse {
         let granted = Scope(previous.scope)
         let requested = scope == nil ? granted : Scope(scope)
@@ -96,7 +97,7 @@ public struct TokenService: Sendable {
         guard beyond.names.isEmpty else {
             throw SesameError(.forbidden, .invalidScope, "The requested scope exceeds the scope originally granted.")
         }
-        let user = try await liveUser(previous.userID)
+        let user = try Self.live(owner)
         var request = TokenGrantRequest(
             application: application, scope: requested, audience: forMyAccount ? audience : previous.audience)
         request.dpopThumbprint = key
@@ -115,7 +116,13 @@ public struct TokenService: Sendable {
 
     /// The stored user behind a token, refusing deleted and blocked users.
     func liveUser(_ userID: String) async throws -> User {
-        guard let (_, id) = User.parse(userID: userID), let user = try await storage.user(id: id) else {
+        guard let (_, id) = User.parse(userID: userID) else { return try Self.live(nil) }
+        return try Self.live(try await storage.user(id: id))
+    }
+
+    /// `user` as read for a token, refused when it no longer exists (nil) or is blocked.
+    static func live(_ user: User?) throws -> User {
+        guard let user else {
             throw SesameError.invalidGrant("The refresh_token was generated for a user who doesn't exist anymore.")
         }
         guard !user.blocked else { throw SesameError.userBlocked }
