@@ -81,14 +81,23 @@ public struct TokenIssuer: Sendable {
         for userID: String, _ request: TokenGrantRequest, familyID: String, now: Date
     ) -> (secret: String, record: RefreshToken) {
         let secret = random.token(32)
+        let hash = hasher.hash(secret, purpose: .refreshToken)
+        return (secret, refreshTokenRecord(hash: hash, for: userID, request, familyID: familyID, now: now))
+    }
+
+    /// The record of a new refresh token whose secret has the HMAC `hash` (a rotation derives
+    /// its replacement's secret, so it has the hash already and draws no secret of its own).
+    func refreshTokenRecord(
+        hash: [UInt8], for userID: String, _ request: TokenGrantRequest, familyID: String, now: Date
+    ) -> RefreshToken {
         var record = RefreshToken(
-            id: random.orderedHex(at: now), familyID: familyID, tokenHash: hasher.hash(secret, purpose: .refreshToken),
+            id: random.orderedHex(at: now), familyID: familyID, tokenHash: hash,
             clientID: request.application.clientID, userID: userID, scope: request.scope.description,
             audience: request.audience, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(settings.refreshTokenLifetime)))
         // A confidential client's refresh token is already bound to its credentials (RFC 9449 §5).
         if !request.application.isConfidential { record.dpopThumbprint = request.dpopThumbprint }
-        return (secret, record)
+        return record
     }
 
     private func storeRefreshToken(

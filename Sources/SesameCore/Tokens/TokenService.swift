@@ -41,9 +41,8 @@ public struct TokenService: Sendable {
         // a retry of this rotation can answer with the same replacement without storing it.
         let secret = Base64URL.encode(hasher.hash(token, purpose: .refreshRotation))
         let hash = hasher.hash(secret, purpose: .refreshToken)
-        let template = issuer.newRefreshToken(
-            for: "", TokenGrantRequest(application: application, scope: Scope(nil)), familyID: "", now: now
-        ).record
+        let template = issuer.refreshTokenRecord(
+            hash: hash, for: "", TokenGrantRequest(application: application, scope: Scope(nil)), familyID: "", now: now)
         let (outcome, owner) = try await storage.rotateRefreshTokenReadingUser(
             hashes: hasher.candidates(token, purpose: .refreshToken), clientID: application.clientID, at: now,
             reuseInterval: issuer.settings.refreshReuseInterval,
@@ -52,7 +51,6 @@ public struct TokenService: Sendable {
             key: application.isConfidential ? .any : .presented(dpopThumbprint)
         ) { previous in
             var next = template
-            next.tokenHash = hash
             (next.familyID, next.userID, next.scope, next.audience, next.authTime) =
                 (previous.familyID, previous.userID, previous.scope, previous.audience, previous.authTime)
             // The heir stays bound to the family's key through every rotation.
