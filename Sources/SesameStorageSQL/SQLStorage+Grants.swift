@@ -107,8 +107,7 @@ extension SQLStorage: GrantRepository {
     /// The stored user a token's `user_id` (`connection|id`) names, or nil.
     private static func user(named userID: String, _ db: any SQLDatabase) async throws -> User? {
         guard let (_, id) = User.parse(userID: userID) else { return nil }
-        return try await db.raw("SELECT \(unsafeRaw: userColumns) FROM users WHERE id = \(bind: id)").first()
-            .map(Self.user(from:))
+        return try await db.raw(userByID(id)).first().map(Self.user(from:))
     }
 
     /// The condition that a token is one `key` lets a rotation spend (unbound, or bound to the

@@ -25,8 +25,7 @@ extension SQLStorage: UserRepository {
 
     public func user(id: String) async throws -> User? {
         try await executor.read { db in
-            try await db.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE id = \(bind: id)").first()
-                .map(Self.user(from:))
+            try await db.raw(Self.userByID(id)).first().map(Self.user(from:))
         }
     }
 
@@ -35,6 +34,11 @@ extension SQLStorage: UserRepository {
             try await db.raw(Self.userByIdentifier(connection: connection, identifier: identifier)).first()
                 .map(Self.user(from:))
         }
+    }
+
+    /// The user with this id (without its connection).
+    static func userByID(_ id: String) -> SQLQueryString {
+        "SELECT \(unsafeRaw: userColumns) FROM users WHERE id = \(bind: id)"
     }
 
     static func userByIdentifier(connection: String, identifier: String) -> SQLQueryString {
@@ -63,7 +67,7 @@ extension SQLStorage: UserRepository {
     static func updateUser(
         id: String, _ transform: @Sendable (inout User) throws -> Void, db: any SQLDatabase
     ) async throws -> User {
-        guard let row = try await db.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE id = \(bind: id)").first()
+        guard let row = try await db.raw(Self.userByID(id)).first()
         else { throw StorageError.notFound("user \(id)") }
         var user = try Self.user(from: row)
         try transform(&user)
