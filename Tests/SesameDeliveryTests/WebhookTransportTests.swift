@@ -12,6 +12,10 @@ import Testing
 @Suite("Webhook transport: private addresses and redirects")
 struct WebhookTransportTests {
     static let loopbackAllowed = WebhookAddressPolicy.parse(["127.0.0.0/8"]).policy
+    /// How long a call that should be answered may take: generous, because with every suite
+    /// running at once on a 2-core CI machine a test's task can wait many seconds for a thread,
+    /// and a run once failed when a 10-second limit ran out before the answer was read.
+    static let answerTimeout: Duration = .seconds(60)
 
     static func post(_ transport: HTTPWebhookTransport, _ url: String) async throws {
         try await transport.post(url: url, headers: [("webhook-id", "msg_1")], body: Data("{}".utf8))
@@ -26,7 +30,7 @@ struct WebhookTransportTests {
             try await TinyHTTPServer.with(
                 status: "302 Found", headers: ["Location: http://127.0.0.1:\(target.port)/steal"]
             ) { redirector in
-                let transport = HTTPWebhookTransport(policy: Self.loopbackAllowed, timeout: .seconds(10))
+                let transport = HTTPWebhookTransport(policy: Self.loopbackAllowed, timeout: Self.answerTimeout)
                 await #expect {
                     try await Self.post(transport, "http://127.0.0.1:\(redirector.port)/hooks")
                 } throws: { error in
@@ -43,7 +47,7 @@ struct WebhookTransportTests {
     @Test("a name that resolves to a private address is refused at send time, before connecting")
     func webhookDNSRebindingToLoopback() async throws {
         try await TinyHTTPServer.with(status: "200 OK") { receiver in
-            let strict = HTTPWebhookTransport(policy: WebhookAddressPolicy(), timeout: .seconds(10))
+            let strict = HTTPWebhookTransport(policy: WebhookAddressPolicy(), timeout: Self.answerTimeout)
             await #expect {
                 try await Self.post(strict, "http://localhost:\(receiver.port)/hooks")
             } throws: { error in
@@ -51,7 +55,7 @@ struct WebhookTransportTests {
                 return error?.isPermanent == true && error?.message.contains("private address") == true
             }
             let rebinding = HTTPWebhookTransport(
-                policy: WebhookAddressPolicy(), timeout: .seconds(10),
+                policy: WebhookAddressPolicy(), timeout: Self.answerTimeout,
                 resolve: { _ in [IPAddress("93.184.216.34")!, IPAddress("127.0.0.1")!] })
             await #expect(throws: DeliveryError.self) {
                 try await Self.post(rebinding, "http://hooks.example.com:\(receiver.port)/hooks")
@@ -84,12 +88,12 @@ struct WebhookTransportTests {
     func allowedPrivateHosts() async throws {
         try await TinyHTTPServer.with(status: "204 No Content") { receiver in
             try await Self.post(
-                HTTPWebhookTransport(policy: Self.loopbackAllowed, timeout: .seconds(10)),
+                HTTPWebhookTransport(policy: Self.loopbackAllowed, timeout: Self.answerTimeout),
                 "http://localhost:\(receiver.port)/hooks")
             // A name only the injected resolver knows: the call goes to the checked address
             // and still names the host.
             let byName = HTTPWebhookTransport(
-                policy: WebhookAddressPolicy.parse(["hooks.internal"]).policy, timeout: .seconds(10),
+                policy: WebhookAddressPolicy.parse(["hooks.internal"]).policy, timeout: Self.answerTimeout,
                 resolve: { _ in [IPAddress("127.0.0.1")!] })
             try await Self.post(byName, "http://hooks.internal:\(receiver.port)/hooks")
             let requests = receiver.requests

@@ -72,6 +72,7 @@ struct WebhookTests {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         do {
+            try await TestSigningKey.preload(storage, at: clock.now())
             let sesame = try await Sesame.bootstrap(
                 storage: storage, settings: settings, delivery: MessageDelivery(email: sender, sms: sender, webhooks: transport),
                 clock: clock, random: SeededRandomSource(seed: 3), logger: logger)

@@ -34,6 +34,7 @@ struct CoreWorld {
             let logoutTokens = CapturingTransport()
             var logger = Logger(label: "core-test")
             logger.logLevel = .critical
+            try await TestSigningKey.preload(storage, at: clock.now())
             let sesame = try await Sesame.bootstrap(
                 storage: storage, settings: settings,
                 delivery: MessageDelivery(email: sender, sms: sender, logoutTokens: logoutTokens),

@@ -39,6 +39,7 @@ struct Harness {
         let sender = CapturingSender()
         var logger = Logger(label: "test")
         logger.logLevel = .critical
+        try await TestSigningKey.preload(storage, at: clock.now())
         let sesame = try await Sesame.bootstrap(
             storage: storage, settings: settings, delivery: MessageDelivery(email: sender, sms: sender), clock: clock,
             random: SeededRandomSource(seed: 7), logger: logger, exportCompression: GzipCompression())
