@@ -48,29 +48,27 @@ struct PostgresConformanceTests {
         try await run(check, url: try #require(Self.url), preparedStatements: false)
     }
 
-    /// At most this many checks at once. Each sets up a schema of its own, and every setup's
-    /// migrations take turns on one advisory lock; two hundred setups at once (three runs of
-    /// the suite) queued on it for longer than the checks' 60 s deadline on a slow day.
-    private static let gate = CheckGate(limit: 12)
+    /// The schemas the checks take turns on, at most this many checks at once. Migrating a
+    /// schema takes the migrations' advisory lock, which every schema on the server shares:
+    /// a fresh schema for each of the 318 checks queued on it for most of the suite's time.
+    private static let schemas = SchemaPool(prefix: "conformance_", size: 12)
 
     private func run(_ check: ConformanceCheck, url: String, preparedStatements: Bool = true) async throws {
-        try await Self.gate.run { try await runAlone(check, url: url, preparedStatements: preparedStatements) }
-    }
-
-    private func runAlone(_ check: ConformanceCheck, url: String, preparedStatements: Bool) async throws {
-        let schema = Self.uniqueSchema("conformance_")
-        // A generous deadline: these checks test semantics, and many run at once against one server.
-        // Two connections each keep 120 parallel checks under the test server's 300 connections,
-        // so none waits on refusals ("too many clients") while the machine is busy.
-        let store = try await SQLStorage.postgres(
-            url: url, maxConnections: 2, schema: schema, timeout: .seconds(60), preparedStatements: preparedStatements)
-        do {
-            try await check.run(store, TestClock())
-        } catch {
-            try? await store.shutdown()
-            throw error
+        try await Self.schemas.run { schema in
+            // A generous deadline: these checks test semantics, and many run at once against one
+            // server. Two connections each keep the checks under the test server's connections,
+            // so none waits on refusals ("too many clients") while the machine is busy.
+            let store = try await SQLStorage.postgres(
+                url: url, maxConnections: 2, schema: schema, timeout: .seconds(60), preparedStatements: preparedStatements)
+            do {
+                try await check.run(store, TestClock())
+                try await SchemaPool.empty(store, schema: schema)
+            } catch {
+                try? await store.shutdown()
+                throw error
+            }
+            try await store.shutdown()
         }
-        try await store.shutdown()
     }
 
     @Test("libpq's options parameter sets server settings; anything else in it is refused")
@@ -128,36 +126,67 @@ struct PostgresConformanceTests {
     }
 }
 
-/// Lets `limit` callers in at once; the others wait their turn, first come first served.
-actor CheckGate {
-    private let limit: Int
-    private var inside = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+/// Migrated schemas for checks that each need an empty one: at most `size` exist, a check
+/// waits for a free one, and a schema comes back emptied (``empty(_:schema:)``), as a freshly
+/// migrated schema is. A check that fails gives its schema up, so no later check sees its rows.
+actor SchemaPool {
+    private let prefix: String
+    private let size: Int
+    private var created = 0
+    private var free: [String] = []
+    private var waiting: [CheckedContinuation<String, Never>] = []
 
-    init(limit: Int) { self.limit = limit }
+    init(prefix: String, size: Int) {
+        self.prefix = prefix
+        self.size = size
+    }
 
-    /// Runs `body` once a place is free, and frees it after, whether `body` throws or not.
-    nonisolated func run(_ body: @Sendable () async throws -> Void) async throws {
-        await enter()
+    /// Runs `body` with a schema of its own; the schema is reused only when `body` returns.
+    nonisolated func run(_ body: @Sendable (String) async throws -> Void) async throws {
+        let schema = await take()
         do {
-            try await body()
+            try await body(schema)
         } catch {
-            await leave()
+            await giveUp()
             throw error
         }
-        await leave()
+        await give(schema)
     }
 
-    private func enter() async {
-        if inside < limit {
-            inside += 1
-            return
+    /// Empties every table but the migrations' own record. Migrations only create and alter
+    /// tables, so this leaves the schema as migrating it afresh would.
+    static func empty(_ store: SQLStorage, schema: String) async throws {
+        try await store.executor.write { db in
+            let tables = try await db.raw(
+                "SELECT tablename FROM pg_tables WHERE schemaname = \(bind: schema) AND tablename <> 'schema_migrations'"
+            ).all().map { try $0.decode(column: "tablename", as: String.self) }
+            guard !tables.isEmpty else { return }
+            let names = tables.map { "\"\(schema)\".\"\($0)\"" }.joined(separator: ", ")
+            let statement = "TRUNCATE " + names + " RESTART IDENTITY CASCADE"
+            try await db.raw(SQLQueryString(statement)).run()
         }
-        await withCheckedContinuation { waiting.append($0) }
     }
 
-    /// Hands the place to the first caller waiting, or frees it.
-    private func leave() {
-        if waiting.isEmpty { inside -= 1 } else { waiting.removeFirst().resume() }
+    private func take() async -> String {
+        if let schema = free.popLast() { return schema }
+        if created < size {
+            created += 1
+            return PostgresConformanceTests.uniqueSchema(prefix)
+        }
+        return await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands `schema` to the first check waiting, or keeps it.
+    private func give(_ schema: String) {
+        if waiting.isEmpty { free.append(schema) } else { waiting.removeFirst().resume(returning: schema) }
+    }
+
+    /// A failed check's schema is left as it is; a waiting check gets a new one.
+    private func giveUp() {
+        if waiting.isEmpty {
+            created -= 1
+        } else {
+            waiting.removeFirst().resume(returning: PostgresConformanceTests.uniqueSchema(prefix))
+        }
     }
 }

@@ -93,9 +93,9 @@ struct DeviceJWTClaims: Decodable, Sendable {
         switch value {
         case nil, .null?: return .some(nil)
         case .number(let text)?:
-            let digits = text.utf8.drop { $0 == UInt8(ascii: "-") }
-            guard (1...15).contains(digits.count), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int64(text)
-            else { return nil }
+            // The lexer hands over only JSON's number grammar, of which `Int64` takes exactly
+            // the plain integers.
+            guard let number = Int64(text), number.magnitude < 1_000_000_000_000_000 else { return nil }
             return .some(number)
         default: return nil
         }
