@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 
 /// `sesame-bench all`: every benchmark one after another, each against its bound measured in
 /// its own run. `--json` prints one document: `{"benchmarks": [...]}`, each entry the keys of
@@ -21,14 +22,12 @@ struct AllBench: AsyncParsableCommand {
     func run() async throws {
         var entries: [(name: String, json: String, text: String)] = []
         var floors: [(name: String, json: String, text: String)] = []
-        // Each login benchmark is read against the ceiling of its own shape, measured right
-        // after it on the same machine: an email-code login's three requests, a refresh grant's
-        // or a device-key login's one. The floors are listed too, as `floor` entries.
+        // Each login benchmark is read against the ceiling of its own shape, measured in
+        // slices between its own on the same machine (HTTPBench.interleaved): an email-code
+        // login's three requests, a refresh grant's or a device-key login's one. The floors
+        // are listed too, as `floor` entries.
         for (name, requests) in [("otp-login", 3), ("device-key", 1), ("refresh", 1)] {
-            var report = try await httpBenchmark(name)
-            let floor = try await FloorBench.parse(
-                ["--duration", String(load.duration), "--concurrency", String(load.concurrency), "--requests", String(requests)]
-            ).measure()
+            var (report, floor) = try await httpBenchmark(name, besideFloorOf: requests)
             report.floor(floor)
             entries.append((name, try report.json(), report.text))
             floors.append(("floor", try floor.json(), floor.text))
@@ -46,6 +45,22 @@ struct AllBench: AsyncParsableCommand {
         } else {
             for entry in entries { print("== \(entry.name)\n\(entry.text)\n") }
         }
+    }
+
+    /// One login benchmark and the floor of `requests` requests measured in slices between
+    /// its own.
+    private func httpBenchmark(_ name: String, besideFloorOf requests: Int) async throws -> (Report, Report) {
+        let rig = try await FloorRig.start(requests: requests, concurrency: load.concurrency)
+        let report: Report
+        do {
+            report = try await HTTPBench.$alongside.withValue(rig) { try await httpBenchmark(name) }
+        } catch {
+            try? await rig.stop()
+            throw error
+        }
+        try await rig.stop()
+        guard let floor = rig.measured.withLock({ $0 }) else { throw BenchError("the floor of \(name) was not measured") }
+        return (report, floor)
     }
 
     /// One login benchmark, with its latency at half its peak rate.

@@ -7,6 +7,7 @@ import NIOPosix
 import SesameAPI
 import SesameCore
 import SesameServer
+import Synchronization
 
 /// `sesame-bench floor`: the most logins per second this machine, this HTTP stack and this
 /// load generator allow, whatever Sesame does. A server process that only answers HTTP (on
@@ -38,12 +39,54 @@ struct FloorBench: AsyncParsableCommand {
 
     func measure() async throws -> Report {
         MallocTuning.apply()
-        var report = Report(
-            rsa2048SignsPerSecond: try await CryptoBound.rsa2048SignsPerSecond(), concurrency: concurrency,
-            duration: duration)
+        let bound = try await CryptoBound.rsa2048SignsPerSecond()
+        let rig = try await FloorRig.start(requests: requests, concurrency: concurrency, stack: stack)
+        var report = rig.report(bound: bound, concurrency: concurrency, duration: duration)
+        do {
+            try await HTTPBench.run(
+                rig.operation, concurrency: concurrency, seconds: duration, on: rig.executor, servers: [rig.server],
+                into: &report)
+        } catch {
+            try? await rig.stop()
+            throw error
+        }
+        try await rig.stop()
+        return report
+    }
+}
+
+/// A running floor server with the generator's connections to it, and the operation that
+/// drives it: `floor` measures it alone, and `all` in slices between a login benchmark's
+/// (``HTTPBench/alongside``).
+final class FloorRig: Sendable {
+    let server: ServerProcess
+    let executor: LoopExecutor
+    let operation: HTTPBench.Operation
+    let requests: Int
+    let stack: FloorStack
+    /// The floor's figures, once a login benchmark has measured it in slices between its own.
+    let measured = Mutex<Report?>(nil)
+
+    private init(
+        server: ServerProcess, executor: LoopExecutor, operation: @escaping HTTPBench.Operation, requests: Int,
+        stack: FloorStack
+    ) {
+        (self.server, self.executor, self.operation) = (server, executor, operation)
+        (self.requests, self.stack) = (requests, stack)
+    }
+
+    /// A report of this floor, its figures still to be recorded.
+    func report(bound: Double, concurrency: Int, duration: Int) -> Report {
+        var report = Report(rsa2048SignsPerSecond: bound, concurrency: concurrency, duration: duration)
         report.kind = "floor (\(requests) HTTP request\(requests == 1 ? "" : "s"), 1 signature)"
         report.database = "none"
         report.server = "sesame-bench floor-server --stack \(stack.rawValue)"
+        return report
+    }
+
+    /// Starts the server and opens `concurrency` connections to it.
+    /// - Parameter requests: HTTP requests a login; the last one signs.
+    static func start(requests: Int, concurrency: Int, stack: FloorStack = .hummingbird) async throws -> FloorRig {
         let server = try await ServerProcess(
             executable: ServerProcess.benchExecutable.path, arguments: ["floor-server", "--stack", stack.rawValue],
             environment: [:])
@@ -58,7 +101,6 @@ struct FloorBench: AsyncParsableCommand {
                 "client_id": "0123456789abcdef0123456789abcdef", "connection": "email",
                 "email": "bench-0-0-0123456789@example.com", "send": "code",
             ])
-            let requests = requests
             let operation: HTTPBench.Operation = { worker, _ in
                 for _ in 1..<requests {
                     guard try await pool[worker].send(base + "/noop", body: start, headers: []).status == .ok else {
@@ -67,16 +109,18 @@ struct FloorBench: AsyncParsableCommand {
                 }
                 return try await pool[worker].send(base + "/sign", body: start, headers: []).status == .ok
             }
-            try await HTTPBench.run(
-                operation, concurrency: concurrency, seconds: duration, on: executor, servers: [server], into: &report)
+            return FloorRig(server: server, executor: executor, operation: operation, requests: requests, stack: stack)
         } catch {
             server.stop()
             try? await executor.shutdown()
             throw error
         }
+    }
+
+    /// Stops the server and the generator's loop.
+    func stop() async throws {
         server.stop()
         try await executor.shutdown()
-        return report
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameServer
+import Synchronization
 
 /// The options every HTTP benchmark takes.
 struct LoadOptions: ParsableArguments {
@@ -70,12 +71,22 @@ enum HTTPBench {
         return report
     }
 
+    /// The floor `all` measures in slices between a login benchmark's (nil: none).
+    @TaskLocal static var alongside: FloorRig?
+
     /// A second's warm-up (connections, caches), then `seconds` measured with every process's
-    /// CPU watched, then the bound again; the figures go into `report`.
+    /// CPU watched, then the bound again; the figures go into `report`. With a floor
+    /// ``alongside``, the seconds alternate between the two (``interleaved(_:with:concurrency:seconds:on:servers:into:)``).
     static func run(
         _ operation: @escaping Operation, concurrency: Int, seconds: Int, on executor: LoopExecutor,
         servers: [ServerProcess], into report: inout Report
     ) async throws {
+        if let floor = alongside {
+            try await interleaved(
+                operation, with: floor, concurrency: concurrency, seconds: seconds, on: executor, servers: servers,
+                into: &report)
+            return
+        }
         let runner = { (seconds: Int) in
             LoadRunner(concurrency: concurrency, duration: .seconds(seconds), executor: executor)
         }
@@ -85,6 +96,34 @@ enum HTTPBench {
         report.record(result, cpu: watch.finish())
         report.peakRSSBytes = servers.first?.peakResidentBytes
         report.boundAfter(try await CryptoBound.rsa2048SignsPerSecond())
+    }
+
+    /// The login and its floor measured in alternating one-second slices, `seconds` of each,
+    /// so that the machine's drift (a quarter of its speed within a minute on a shared host)
+    /// lands on both alike instead of on whichever ran in the slower minute. A pause after each
+    /// slice, not measured, lets the work a server defers (its outbox, its log's checkpoint)
+    /// finish before the other server's slice. The floor's figures go to `floor.measured`.
+    static func interleaved(
+        _ operation: @escaping Operation, with floor: FloorRig, concurrency: Int, seconds: Int, on executor: LoopExecutor,
+        servers: [ServerProcess], into report: inout Report
+    ) async throws {
+        let bound = report.rsa2048SignsPerSecond
+        var floorReport = floor.report(bound: bound, concurrency: concurrency, duration: seconds)
+        let login = Slices(operation, concurrency: concurrency, executor: executor, servers: servers)
+        let ceiling = Slices(floor.operation, concurrency: concurrency, executor: floor.executor, servers: [floor.server])
+        try await login.warmUp()
+        try await ceiling.warmUp()
+        for _ in 0..<seconds {
+            try await login.measureSlice()
+            try await ceiling.measureSlice()
+        }
+        report.record(login.result, cpu: login.cores)
+        floorReport.record(ceiling.result, cpu: ceiling.cores)
+        report.peakRSSBytes = servers.first?.peakResidentBytes
+        let after = try await CryptoBound.rsa2048SignsPerSecond()
+        report.boundAfter(after)
+        floorReport.boundAfter(after)
+        floor.measured.withLock { $0 = floorReport }
     }
 
     /// The latency an operator sees below saturation: the same logins started evenly at half
@@ -100,5 +139,46 @@ enum HTTPBench {
         let runner = LoadRunner(
             concurrency: concurrency, duration: .seconds(seconds), executor: target.executor, rate: rate)
         report.recordHalfRate(try await runner.run(operation), rate: rate)
+    }
+}
+
+/// One side of an interleaved measurement: its one-second slices, their results and the CPU
+/// they used, summed.
+private final class Slices {
+    private let operation: HTTPBench.Operation
+    private let runner: LoadRunner
+    private let serverIDs: [Int32]
+    private(set) var result = LoadRunner.Result()
+    private var used: (generator: Double, servers: Double, elapsed: Double) = (0, 0, 0)
+
+    /// Unmeasured time after each slice, for the work its server deferred.
+    static let pause = Duration.milliseconds(250)
+
+    init(_ operation: @escaping HTTPBench.Operation, concurrency: Int, executor: LoopExecutor, servers: [ServerProcess]) {
+        self.operation = operation
+        runner = LoadRunner(concurrency: concurrency, duration: .seconds(1), executor: executor)
+        serverIDs = servers.map(\.process.processIdentifier)
+    }
+
+    /// Average cores used over the measured slices.
+    var cores: (generator: Double, servers: Double) {
+        let elapsed = max(used.elapsed, 0.001)
+        return (used.generator / elapsed, used.servers / elapsed)
+    }
+
+    func warmUp() async throws {
+        _ = try await runner.run(operation)
+        try await Task.sleep(for: Self.pause)
+    }
+
+    func measureSlice() async throws {
+        let watch = CPUWatch(serverIDs: serverIDs)
+        let slice = try await runner.run(operation)
+        let sliceUse = watch.finishSeconds()
+        result.latencies += slice.latencies
+        result.failures += slice.failures
+        result.elapsed += slice.elapsed
+        used = (used.generator + sliceUse.generator, used.servers + sliceUse.servers, used.elapsed + sliceUse.elapsed)
+        try await Task.sleep(for: Self.pause)
     }
 }

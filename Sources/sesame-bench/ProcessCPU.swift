@@ -18,9 +18,16 @@ struct CPUWatch {
 
     /// Cores used on average since the start: by this process, and by all the servers.
     func finish() -> (generator: Double, servers: Double) {
-        let elapsed = max((ContinuousClock.now - started).seconds, 0.001)
+        let used = finishSeconds()
+        let elapsed = max(used.elapsed, 0.001)
+        return (used.generator / elapsed, used.servers / elapsed)
+    }
+
+    /// CPU seconds used since the start by this process and by all the servers, and the
+    /// seconds elapsed: for runs measured in slices, summed over them.
+    func finishSeconds() -> (generator: Double, servers: Double, elapsed: Double) {
         let servers = serverIDs.map { Self.seconds(String($0)) }.reduce(0, +)
-        return ((Self.seconds("self") - generatorStart) / elapsed, (servers - serverStart) / elapsed)
+        return (Self.seconds("self") - generatorStart, servers - serverStart, (ContinuousClock.now - started).seconds)
     }
 
     /// User plus system CPU seconds of a process (0 when /proc cannot tell).

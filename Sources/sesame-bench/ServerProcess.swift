@@ -5,7 +5,7 @@ import NIOHTTP1
 import SesameServer
 
 /// A `sesame serve` child process: started, measured (ready time, RSS) and stopped.
-final class ServerProcess {
+final class ServerProcess: Sendable {
     let process = Process()
     let port: Int
     /// Time from spawning the process to the first successful `/health`.
