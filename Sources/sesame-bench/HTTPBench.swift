@@ -87,13 +87,11 @@ enum HTTPBench {
                 into: &report)
             return
         }
-        let runner = { (seconds: Int) in
-            LoadRunner(concurrency: concurrency, duration: .seconds(seconds), executor: executor)
-        }
-        _ = try await runner(1).run(operation)
-        let watch = CPUWatch(serverIDs: servers.map(\.process.processIdentifier))
-        let result = try await runner(seconds).run(operation)
-        report.record(result, cpu: watch.finish())
+        let login = Slices(
+            operation, concurrency: concurrency, seconds: seconds, executor: executor, servers: servers, pause: .zero)
+        try await login.warmUp()
+        try await login.measureSlice()
+        report.record(login.result, cpu: login.cores)
         report.peakRSSBytes = servers.first?.peakResidentBytes
         report.boundAfter(try await CryptoBound.rsa2048SignsPerSecond())
     }
@@ -109,8 +107,9 @@ enum HTTPBench {
     ) async throws {
         let bound = report.rsa2048SignsPerSecond
         var floorReport = floor.report(bound: bound, concurrency: concurrency, duration: seconds)
-        let login = Slices(operation, concurrency: concurrency, executor: executor, servers: servers)
-        let ceiling = Slices(floor.operation, concurrency: concurrency, executor: floor.executor, servers: [floor.server])
+        let login = Slices(operation, concurrency: concurrency, seconds: 1, executor: executor, servers: servers)
+        let ceiling = Slices(
+            floor.operation, concurrency: concurrency, seconds: 1, executor: floor.executor, servers: [floor.server])
         try await login.warmUp()
         try await ceiling.warmUp()
         for _ in 0..<seconds {
@@ -142,21 +141,25 @@ enum HTTPBench {
     }
 }
 
-/// One side of an interleaved measurement: its one-second slices, their results and the CPU
-/// they used, summed.
+/// A measured load in slices of `seconds` each (one slice for a run on its own, many for an
+/// interleaved one): their results and the CPU they used, summed.
 private final class Slices {
     private let operation: HTTPBench.Operation
+    private let concurrency: Int
+    private let executor: LoopExecutor
     private let runner: LoadRunner
     private let serverIDs: [Int32]
+    /// Unmeasured time after the warm-up and each slice, for the work its server deferred.
+    private let pause: Duration
     private(set) var result = LoadRunner.Result()
     private var used: (generator: Double, servers: Double, elapsed: Double) = (0, 0, 0)
 
-    /// Unmeasured time after each slice, for the work its server deferred.
-    static let pause = Duration.milliseconds(250)
-
-    init(_ operation: @escaping HTTPBench.Operation, concurrency: Int, executor: LoopExecutor, servers: [ServerProcess]) {
-        self.operation = operation
-        runner = LoadRunner(concurrency: concurrency, duration: .seconds(1), executor: executor)
+    init(
+        _ operation: @escaping HTTPBench.Operation, concurrency: Int, seconds: Int, executor: LoopExecutor,
+        servers: [ServerProcess], pause: Duration = .milliseconds(250)
+    ) {
+        (self.operation, self.concurrency, self.executor, self.pause) = (operation, concurrency, executor, pause)
+        runner = LoadRunner(concurrency: concurrency, duration: .seconds(seconds), executor: executor)
         serverIDs = servers.map(\.process.processIdentifier)
     }
 
@@ -166,9 +169,10 @@ private final class Slices {
         return (used.generator / elapsed, used.servers / elapsed)
     }
 
+    /// A second of load, not measured (connections, caches).
     func warmUp() async throws {
-        _ = try await runner.run(operation)
-        try await Task.sleep(for: Self.pause)
+        _ = try await LoadRunner(concurrency: concurrency, duration: .seconds(1), executor: executor).run(operation)
+        try await rest()
     }
 
     func measureSlice() async throws {
@@ -179,6 +183,10 @@ private final class Slices {
         result.failures += slice.failures
         result.elapsed += slice.elapsed
         used = (used.generator + sliceUse.generator, used.servers + sliceUse.servers, used.elapsed + sliceUse.elapsed)
-        try await Task.sleep(for: Self.pause)
+        try await rest()
+    }
+
+    private func rest() async throws {
+        if pause > .zero { try await Task.sleep(for: pause) }
     }
 }

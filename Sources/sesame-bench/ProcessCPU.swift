@@ -16,15 +16,8 @@ struct CPUWatch {
         serverStart = serverIDs.map { Self.seconds(String($0)) }.reduce(0, +)
     }
 
-    /// Cores used on average since the start: by this process, and by all the servers.
-    func finish() -> (generator: Double, servers: Double) {
-        let used = finishSeconds()
-        let elapsed = max(used.elapsed, 0.001)
-        return (used.generator / elapsed, used.servers / elapsed)
-    }
-
     /// CPU seconds used since the start by this process and by all the servers, and the
-    /// seconds elapsed: for runs measured in slices, summed over them.
+    /// seconds elapsed (summed over the slices of a run measured in slices).
     func finishSeconds() -> (generator: Double, servers: Double, elapsed: Double) {
         let servers = serverIDs.map { Self.seconds(String($0)) }.reduce(0, +)
         return (Self.seconds("self") - generatorStart, servers - serverStart, (ContinuousClock.now - started).seconds)
