@@ -87,11 +87,19 @@ private final class BenchClientHandler: ChannelDuplexHandler {
     private let host: String
     private var waiting = CircularBuffer<EventLoopPromise<BenchResponse>>()
     private var response = BenchResponse(status: .ok, body: [])
+    /// Why the connection is unusable, once it is: a request written after that is failed at
+    /// once, since no response (and no `channelInactive`) would ever complete it.
+    private var closed: (any Error)?
 
     init(host: String) { self.host = host }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let request = unwrapOutboundIn(data)
+        if let closed {
+            request.promise.fail(closed)
+            promise?.fail(closed)
+            return
+        }
         var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: request.path)
         head.headers.add(name: "host", value: host)
         head.headers.add(name: "content-length", value: String(request.body.count))
@@ -114,12 +122,15 @@ private final class BenchClientHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        closed = error
         failAll(error)
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        failAll(BenchError("the server closed the connection"))
+        let error = closed ?? BenchError("the server closed the connection")
+        closed = error
+        failAll(error)
         context.fireChannelInactive()
     }
 

@@ -52,14 +52,36 @@ public final class DeliveryWorker: Sendable {
     ///
     /// At most four batches wait in memory: while a stalled provider holds every slot, a flood
     /// of starts would otherwise grow the process without bound. The oldest beyond that is
-    /// left in storage, where any worker claims it once its lease runs out.
-    func hand(_ delivery: QueuedDelivery) {
+    /// let go, for ``release(_:)``: left leased in storage, it waited out the whole lease
+    /// (15 s) for its claim, and a burst of more starts than that at once (96 from one load
+    /// generator) had people wait that long for their codes.
+    /// - Returns: the deliveries let go.
+    func hand(_ delivery: QueuedDelivery) -> [QueuedDelivery] {
         let limit = max(1, settings.batchSize * 4)
-        handed.withLock { handed in
+        let overflow = handed.withLock { handed in
             handed.append(delivery)
-            if handed.count > limit { handed.removeFirst(handed.count - limit) }
+            let excess = handed.count - limit
+            guard excess > 0 else { return [QueuedDelivery]() }
+            defer { handed.removeFirst(excess) }
+            return Array(handed.prefix(excess))
         }
         signal.wakeUp()
+        return overflow
+    }
+
+    /// Ends this worker's leases of `deliveries`, let go from memory by ``hand(_:)``, so that
+    /// the next claim (here, or at any instance) takes them from storage at once. When the
+    /// storage fails, their leases run out as before.
+    func release(_ deliveries: [QueuedDelivery]) async {
+        guard !deliveries.isEmpty else { return }
+        do {
+            _ = try await storage.renewDeliveryLeases(ids: deliveries.map(\.id), owner: owner, until: clock.now())
+        } catch {
+            logger.warning("delivery lease not ended; it runs out instead", metadata: ["error": "\(error)"])
+            return
+        }
+        // A claim looks at storage only when something was queued since the last one.
+        wakeUp()
     }
 
     /// Stops claiming (a graceful shutdown): the sends in flight finish and their outcomes

@@ -47,7 +47,7 @@ public struct Outbox: Sendable {
     /// Called after the transaction that stored `delivery`, made by ``leasedMessage(_:deadline:)``,
     /// committed, when the storage did not suppress it.
     func queued(handing delivery: QueuedDelivery) async {
-        worker.hand(delivery)
+        await worker.release(worker.hand(delivery))
         if settings.sendBeforeAnswering { await worker.drain() }
     }
 }
