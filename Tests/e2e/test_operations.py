@@ -98,7 +98,8 @@ def test_json_logs_follow_a_request_and_hide_secrets(sesame_factory, helper, tmp
     code = code_in_mail(mail)
     tokens_for_code(server, "secret.person@example.com", code)
     time.sleep(0.5)
-    lines = (server.data_dir / "server.stderr.log").read_text().splitlines()
+    text = (server.data_dir / "server.stderr.log").read_text()
+    lines = text[:text.rfind("\n") + 1].splitlines()  # a line still being written is not whole yet
     records = [json.loads(line) for line in lines if line.strip()]
     access = [r for r in records if r.get("message") == "request" and r.get("request_id") == "trace-42"]
     assert len(access) == 1, records[-5:]
