@@ -272,6 +272,21 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "sesame_args(*args): extra command-line arguments for `sesame serve`"
     )
+    config.addinivalue_line(
+        "markers", "waits_beside_the_rest: a test that mostly waits (an outage, a lease running "
+        "out) on SQLite with wide bounds, so it may run beside the tests that need the machine"
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Groups for ``--dist loadgroup``, the mode scripts/test runs the files that restart
+    PostgreSQL, time answers or load the machine in: they go to one worker, one after another
+    (the group "alone"), and the tests marked ``waits_beside_the_rest`` to the other. Runs
+    first, before pytest-xdist reads the groups; other modes of distribution ignore them."""
+    for item in items:
+        beside = item.get_closest_marker("waits_beside_the_rest") is not None
+        item.add_marker(pytest.mark.xdist_group("waiting" if beside else "alone"))
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
 import requests
 
 from conftest import free_port
@@ -78,6 +79,7 @@ def started(server, email: str) -> requests.Response:
 
 # -- 1. a provider outage ------------------------------------------------------------------
 
+@pytest.mark.waits_beside_the_rest
 def test_a_mail_server_down_for_a_minute_gets_the_code_once_it_is_back(sesame_factory, helper, tmp_path):
     """SMTP is down (nothing listens on its port) when the code is asked for: the start still
     answers 200 at once, without naming the mail server; the delivery stays pending with the
@@ -124,6 +126,7 @@ def seconds_left(delivery: dict) -> float:
     return (datetime.fromisoformat(delivery["deadline"]) - datetime.now(timezone.utc)).total_seconds()
 
 
+@pytest.mark.waits_beside_the_rest
 def test_a_code_acknowledged_just_before_kill_9_is_mailed_after_the_restart(sesame_factory, helper, tmp_path):
     """A start answered 200 is durable: the server dies (`kill -9`) the moment the answer
     arrives, with the mail server up, and whatever the worker was doing then (nothing yet,
@@ -147,6 +150,7 @@ def test_a_code_acknowledged_just_before_kill_9_is_mailed_after_the_restart(sesa
     assert tokens_for_code(restarted, email, code_in_mail(mail))["id_token"]
 
 
+@pytest.mark.waits_beside_the_rest
 def test_a_code_waiting_for_a_retry_is_mailed_by_the_restarted_server(sesame_factory, helper, tmp_path):
     """The mail server is down when the code is asked for; the server dies (`kill -9`) right
     after the first failed try, while the message waits for its retry. Restarted on the same
