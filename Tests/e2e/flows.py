@@ -114,16 +114,20 @@ def code_in_mail(mail: dict) -> str:
     return code_in_text(mail["data"])
 
 
+def whole_lines(text: str) -> list:
+    """The non-blank lines of a file another process is still appending to, without the last
+    one until its newline is there: a record larger than the writer's buffer (an HTML mail, a
+    long log line) lands in several writes."""
+    return [line for line in text[:text.rfind("\n") + 1].splitlines() if line.strip()]
+
+
 def read_jsonl(path: Path, count: int, timeout: float = 10) -> list:
     """The records a helper appends to a JSON-lines file (smtp_sink.py's ``--out``,
     twilio_mock.py's ``--log``), once there are at least ``count`` of them; fails the test
     if they do not arrive within ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        text = path.read_text() if path.exists() else ""
-        # A record larger than the writer's buffer (an HTML mail) lands in several writes:
-        # only lines already ended by a newline are whole.
-        lines = [line for line in text[:text.rfind("\n") + 1].splitlines() if line.strip()]
+        lines = whole_lines(path.read_text()) if path.exists() else []
         if len(lines) >= count:
             return [json.loads(line) for line in lines]
         time.sleep(0.1)

@@ -20,7 +20,7 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import free_port, run_sesame
-from flows import code_in_mail, read_jsonl, sign_in, start_code, tokens_for_code
+from flows import code_in_mail, read_jsonl, sign_in, start_code, tokens_for_code, whole_lines
 
 METRICS_TOKEN = "metrics-token-0123456789"
 #: `sesame --version`: a semantic version (`-dev` for a development build) and the commit.
@@ -98,9 +98,8 @@ def test_json_logs_follow_a_request_and_hide_secrets(sesame_factory, helper, tmp
     code = code_in_mail(mail)
     tokens_for_code(server, "secret.person@example.com", code)
     time.sleep(0.5)
-    text = (server.data_dir / "server.stderr.log").read_text()
-    lines = text[:text.rfind("\n") + 1].splitlines()  # a line still being written is not whole yet
-    records = [json.loads(line) for line in lines if line.strip()]
+    lines = whole_lines((server.data_dir / "server.stderr.log").read_text())
+    records = [json.loads(line) for line in lines]
     access = [r for r in records if r.get("message") == "request" and r.get("request_id") == "trace-42"]
     assert len(access) == 1, records[-5:]
     assert access[0]["route"] == "/passwordless/start" and access[0]["status"] == "200"
